@@ -1,0 +1,69 @@
+"""What a run reports, and the statuses the bench assigns after verifying it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+import numpy as np
+
+
+class Status(str, Enum):
+    """The verdict on one run. Only the bench assigns it, after checking the grid."""
+
+    SOLVED = "solved"
+    UNSOLVED = "unsolved"
+    TIMEOUT = "timeout"
+    MEMOUT = "memout"
+    ERROR = "error"
+    INVALID = "invalid"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Outcome:
+    """What a solver returns (the fields it fills) plus what the bench adds.
+
+    A solver fills ``grid`` (its best grid, possibly with conflicts or empty cells),
+    ``claims_solved`` (it believes ``grid`` is a solution), ``evaluations``,
+    ``iterations``, ``restarts``, ``best_energy``, ``counters`` and ``trace``.
+    The bench fills ``status`` (after checking), ``elapsed_s``, ``versions``,
+    ``violations`` and ``error``.
+    """
+
+    grid: np.ndarray | None = None
+    claims_solved: bool = False
+    evaluations: int = 0
+    iterations: int = 0
+    restarts: int = 0
+    best_energy: float | None = None
+    counters: dict[str, int] = field(default_factory=dict)
+    #: (evaluations, seconds since start, best energy) samples, for convergence plots.
+    trace: list[tuple[int, float, float]] = field(default_factory=list)
+    #: free-form notes from the solver (e.g. "model_build_s").
+    extra: dict[str, float | int | str] = field(default_factory=dict)
+    status: Status | None = None
+    elapsed_s: float | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def grid_line(self) -> str | None:
+        """The grid as a row-major string (``.`` for empty), or None."""
+        if self.grid is None:
+            return None
+        from sudoku_compare.problems.formatting import format_line
+        from sudoku_compare.problems.topology import box_for_cells
+
+        flat = np.asarray(self.grid).ravel()
+        box = box_for_cells(flat.size) or 3
+        return format_line(flat, box, empty="0" if box == 3 else ".")
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["grid"] = self.grid_line()
+        d["status"] = str(self.status) if self.status is not None else None
+        d["trace"] = [list(t) for t in self.trace]
+        return d

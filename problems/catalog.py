@@ -1,0 +1,80 @@
+"""Known puzzle sets: the project's shipped sets and the public ones (by checksum).
+
+Public sets are third-party data and never shipped: they are found in the directory
+``$SUDOKU_COMPARE_PUZZLES`` names, else in the user cache, else fetched.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class PublicSet:
+    name: str
+    filename: str
+    count: int
+    url: str
+    sha256: str  # of the normalised content (see normalise())
+    description: str
+
+
+PUBLIC_SETS: dict[str, PublicSet] = {
+    s.name: s
+    for s in (
+        PublicSet("easy51", "Sudoku_Easy51.txt", 51,
+                  "https://raw.githubusercontent.com/jsboige/CoursIA/main/MyIA.AI.Notebooks/Sudoku/Puzzles/Sudoku_Easy51.txt",
+                  "054595e69e38f59385cb16be1e95a29985ce62d7ff1130ae89aac3fe82693dfb",
+                  "the seed material's Easy set (Project Euler 96 plus one)"),
+        PublicSet("hardest", "Sudoku_hardest.txt", 11, "https://norvig.com/hardest.txt",
+                  "398e1e5df4f50723078e3b510e00ea7eb9e104c521a9a186b4c20cd066c0459f",
+                  "the seed material's Medium set: Norvig's hardest.txt"),
+        PublicSet("top95", "Sudoku_top95.txt", 95, "https://norvig.com/top95.txt",
+                  "b16eff35fbe41fb7b122f21c5c6ba30b85861b47946d33257070df1a69cddd36",
+                  "the seed material's Hard set: Norvig's top95.txt"),
+        PublicSet("top1465", "magictour_top1465.txt", 1465, "http://magictour.free.fr/top1465",
+                  "21d82f285082dc0db051f407cf23103af76bf077b368b04bd9e619f2bf6d2c1b",
+                  "magictour's top 1465 hard puzzles"),
+    )
+}
+
+
+def env_dir() -> Path | None:
+    d = os.environ.get("SUDOKU_COMPARE_PUZZLES")
+    return Path(d) if d else None
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "sudoku-compare" / "puzzles"
+
+
+def shipped_dir() -> Path:
+    return Path(str(resources.files("sudoku_compare.puzzles")))
+
+
+def shipped_sets() -> dict[str, Path]:
+    """Generated sets shipped with the package: ``puzzles/<name>.txt``."""
+    d = shipped_dir()
+    return {p.stem: p for p in sorted(d.glob("*.txt"))}
+
+
+def find_set_file(name: str) -> Path | None:
+    """Where a named set lives on this machine, or None."""
+    shipped = shipped_sets()
+    if name in shipped:
+        return shipped[name]
+    pub = PUBLIC_SETS.get(name)
+    if pub is None:
+        return None
+    for d in (env_dir(), cache_dir()):
+        if d is not None and (d / pub.filename).is_file():
+            return d / pub.filename
+    return None
+
+
+def known_names() -> list[str]:
+    return sorted(set(PUBLIC_SETS) | set(shipped_sets()))

@@ -1,0 +1,87 @@
+"""The independent checker: is this grid a solution of this puzzle, and if not, why.
+
+It shares no code with any solver, so a solver bug cannot hide behind it. The bench
+calls it on every grid a run returns; the tests call it everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .puzzle import Puzzle
+from .topology import topology
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One reason a grid is not a solution."""
+
+    kind: str  # "duplicate", "changed-given", "empty", "out-of-range", "shape"
+    where: str  # "row 3", "column 7", "box 5", "cell 12"
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} in {self.where}: {self.detail}"
+
+
+def _as_flat(puzzle: Puzzle, grid) -> np.ndarray | None:
+    arr = np.asarray(grid)
+    if arr.size != puzzle.n_cells:
+        return None
+    return arr.astype(np.int64).ravel()
+
+
+def violations(puzzle: Puzzle, grid) -> list[Violation]:
+    """Every way ``grid`` fails to solve ``puzzle``; empty when it is a solution."""
+    flat = _as_flat(puzzle, grid)
+    if flat is None:
+        return [Violation("shape", "grid", f"{np.asarray(grid).size} cells, expected {puzzle.n_cells}")]
+    topo = topology(puzzle.box)
+    out: list[Violation] = []
+    for cell, (given, value) in enumerate(zip(puzzle.cells, flat.tolist(), strict=True)):
+        if not 0 <= value <= puzzle.side:
+            out.append(Violation("out-of-range", f"cell {cell}", f"value {value}"))
+        elif value == 0:
+            out.append(Violation("empty", f"cell {cell}", "no digit"))
+        if given and value != given:
+            out.append(Violation("changed-given", f"cell {cell}", f"given {given}, grid has {value}"))
+    kinds = ("row", "column", "box")
+    for u, unit in enumerate(topo.units):
+        vals = flat[unit]
+        vals = vals[vals > 0]
+        counts = np.bincount(vals, minlength=puzzle.side + 1)
+        for digit in np.nonzero(counts > 1)[0]:
+            out.append(Violation("duplicate", f"{kinds[u // topo.side]} {u % topo.side + 1}",
+                                 f"digit {int(digit)} appears {int(counts[digit])} times"))
+    return out
+
+
+def nb_errors(grid, box: int = 3) -> int:
+    """The seeds' ``NbErrors``: over every unit, the number of digits missing from it.
+
+    A unit holding k distinct digits contributes N - k; a solution scores 0.
+    """
+    flat = np.asarray(grid, dtype=np.int64).ravel()
+    topo = topology(box)
+    total = 0
+    for unit in topo.units:
+        vals = flat[unit]
+        total += topo.side - len(set(int(v) for v in vals if v > 0))
+    return total
+
+
+def changes_a_given(puzzle: Puzzle, grid) -> bool:
+    """True when the grid overwrites a given (always a wrong answer, never a near miss)."""
+    flat = _as_flat(puzzle, grid)
+    if flat is None:
+        return True
+    givens = puzzle.flat()
+    mask = givens != 0
+    return bool(np.any(flat[mask] != givens[mask]))
+
+
+def is_solution(puzzle: Puzzle, grid) -> bool:
+    """True when ``grid`` is complete, keeps every given and has no duplicate in any unit."""
+    return not violations(puzzle, grid)
