@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The verdict on one run. Only the bench assigns it, after checking the grid."""
 
     SOLVED = "solved"

@@ -1,0 +1,48 @@
+"""The Python API the CLI is a thin layer over (notebook users call it directly)."""
+
+from __future__ import annotations
+
+import platform
+import time
+from typing import Any
+
+import numpy as np
+
+from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import resolve_puzzle
+
+from . import registry
+from .budget import Budget
+from .outcome import Outcome, Status
+from .solver import parse_params
+from .verify import verify
+
+
+def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed: int = 0,
+          params: list[str] | dict[str, Any] | None = None) -> tuple[Outcome, Puzzle]:
+    """Solve one puzzle with one solver, in this process, and verify the grid.
+
+    Returns the verified :class:`Outcome` and the puzzle. (Isolated runs with a hard
+    deadline are the campaign runner's job.)
+    """
+    spec = registry.get(solver)
+    ok, reason = spec.availability()
+    if not ok:
+        from sudoku_compare.problems.errors import InputError
+
+        raise InputError(f"{solver} is unavailable: {reason}")
+    pz = resolve_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    overrides = parse_params(spec.cls.Params, params, solver) if isinstance(params, list) else (params or {})
+    instance = spec.create(**overrides)
+    instance.warmup()
+    budget = budget or Budget()
+    start = time.perf_counter()
+    try:
+        outcome = instance.solve(pz, budget, seed)
+    except Exception as exc:  # a solver crash is a recorded error, never a traceback
+        outcome = Outcome(status=Status.ERROR, error=f"{type(exc).__name__}: {exc}")
+    outcome.elapsed_s = time.perf_counter() - start
+    outcome.versions = {"python": platform.python_version(), "numpy": np.__version__}
+    if (v := spec.cls.library_version()) is not None:
+        outcome.versions[spec.origin] = v
+    return verify(pz, outcome), pz

@@ -1,0 +1,44 @@
+"""``sudoku-compare solve SOLVER PUZZLE``: one verified run, printed or as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sudoku_compare.bench.api import solve
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.problems.errors import InputError
+from sudoku_compare.problems.formatting import format_boxed
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("solve", help="solve one puzzle with one solver")
+    p.add_argument("solver")
+    p.add_argument("puzzle", help="81 characters, SET:INDEX, or FILE[:INDEX]")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-seconds", type=float, default=10.0)
+    p.add_argument("--max-evals", type=int, default=None)
+    p.add_argument("--param", action="append", default=[], metavar="K=V")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        budget = Budget(args.max_seconds, args.max_evals)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    outcome, puzzle = solve(args.solver, args.puzzle, budget=budget, seed=args.seed,
+                            params=args.param)
+    if args.json:
+        d = outcome.to_dict()
+        d = {"solver": args.solver, "puzzle": puzzle.name or puzzle.to_line(), "seed": args.seed,
+             **d}
+        print(json.dumps(d))
+    else:
+        print(f"{args.solver} on {puzzle.name}: {outcome.status} in {outcome.elapsed_s:.4f} s")
+        if outcome.counters:
+            print("counters: " + ", ".join(f"{k}={v}" for k, v in outcome.counters.items()))
+        if outcome.grid is not None:
+            print(format_boxed(outcome.grid, puzzle.box))
+    return 0

@@ -1,0 +1,21 @@
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles"
+
+
+@pytest.fixture(autouse=True)
+def _puzzle_dir(monkeypatch):
+    if "SUDOKU_COMPARE_PUZZLES" not in os.environ and SHARED.is_dir():
+        monkeypatch.setenv("SUDOKU_COMPARE_PUZZLES", str(SHARED))
+
+
+def public_sets_available() -> bool:
+    d = os.environ.get("SUDOKU_COMPARE_PUZZLES") or (str(SHARED) if SHARED.is_dir() else "")
+    return bool(d) and (Path(d) / "Sudoku_Easy51.txt").is_file()
+
+
+needs_public = pytest.mark.skipif(not public_sets_available(),
+                                  reason="public puzzle sets not found (set SUDOKU_COMPARE_PUZZLES)")
