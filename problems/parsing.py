@@ -18,21 +18,21 @@ from .topology import box_for_cells, topology
 LAYOUT = frozenset(" \t|+-\r")
 
 
-def _check_units(cells: list[int], box: int, source: str, line: int, col_of_cell: list[int]) -> None:
+def _check_units(values: list[int], box: int, source: str, where: list[tuple[int, int]]) -> None:
+    """Refuse a digit given twice in one unit, located at the second occurrence."""
     topo = topology(box)
-    names = ("row", "column", "box")
     for u, unit in enumerate(topo.units):
         seen: dict[int, int] = {}
         for cell in unit:
-            v = cells[cell]
+            v = values[cell]
             if not v:
                 continue
             if v in seen:
-                kind = names[u // topo.side]
-                idx = u % topo.side + 1
+                kind = ("row", "column", "box")[u // topo.side]
+                ln, col = where[int(cell)]
                 raise PuzzleFormatError(
-                    f"digit {v} given twice in {kind} {idx} (cells {seen[v] + 1} and {int(cell) + 1})",
-                    source, line, col_of_cell[int(cell)])
+                    f"digit {v} given twice in {kind} {u % topo.side + 1} "
+                    f"(cells {seen[v] + 1} and {int(cell) + 1})", source, ln, col)
             seen[v] = int(cell)
 
 
@@ -57,13 +57,12 @@ def parse_line(text: str, source: str = "<string>", line: int = 1) -> Puzzle:
             f"a puzzle has 16, 81, 256 or 625 cells (n**4), this line has {n}", source, line, 1)
     side = box * box
     values = []
-    cols = [col for _, col in chars]
     for ch, col in chars:
         v = value_of(ch, side)
         if v is None:
             raise PuzzleFormatError(f"unknown character {ch!r} for a {side}x{side} grid", source, line, col)
         values.append(v)
-    _check_units(values, box, source, line, cols)
+    _check_units(values, box, source, [(line, col) for _, col in chars])
     return Puzzle(box, tuple(values))
 
 
@@ -89,17 +88,7 @@ def parse_grid(lines: list[tuple[int, str]], source: str) -> Puzzle:
         if v is None:
             raise PuzzleFormatError(f"unknown character {chr(raw)!r} for a {side}x{side} grid", source, ln, col)
         values.append(v)
-    topo = topology(box)
-    for u, unit in enumerate(topo.units):
-        seen: dict[int, int] = {}
-        for cell in unit:
-            v = values[cell]
-            if v and v in seen:
-                kind = ("row", "column", "box")[u // side]
-                ln, col = where[int(cell)]
-                raise PuzzleFormatError(f"digit {v} given twice in {kind} {u % side + 1}", source, ln, col)
-            if v:
-                seen[v] = int(cell)
+    _check_units(values, box, source, where)
     return Puzzle(box, tuple(values))
 
 
