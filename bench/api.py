@@ -46,3 +46,32 @@ def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed:
     if (v := spec.cls.library_version()) is not None:
         outcome.versions[spec.origin] = v
     return verify(pz, outcome), pz
+
+
+def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed: int = 0,
+                   params: list[str] | dict[str, Any] | None = None,
+                   memory_mb: int | None = None) -> tuple[Outcome, Puzzle]:
+    """Like :func:`solve`, but in a fresh worker process with a hard deadline and memory cap."""
+    from .runner import DEFAULT_MEMORY_MB, Task, run_isolated
+
+    spec = registry.get(solver)
+    ok, reason = spec.availability()
+    if not ok:
+        from sudoku_compare.problems.errors import InputError
+
+        raise InputError(f"{solver} is unavailable: {reason}")
+    pz = resolve_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
+    overrides = parse_params(spec.cls.Params, params, solver) if isinstance(params, list) else (params or {})
+    spec.create(**overrides)  # a bad value fails here, not in the worker
+    task = Task(solver, pz.to_line(), budget or Budget(), seed, dict(overrides))
+    return run_isolated(task, memory_mb=memory_mb or DEFAULT_MEMORY_MB), pz
+
+
+def run_campaign(*args: Any, **kwargs: Any):
+    """Run a campaign (see :func:`sudoku_compare.bench.campaign.run_campaign`)."""
+    from .campaign import run_campaign as _run
+
+    return _run(*args, **kwargs)
+
+
+__all__ = ["Budget", "Outcome", "run_campaign", "solve", "solve_isolated"]

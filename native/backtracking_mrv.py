@@ -75,7 +75,7 @@ def _search(grid, first, row_of, col_of, box_of, side, limit, max_calls, deadlin
         if entering:
             # one call of Search: choose the empty cell with the smallest domain
             calls += 1
-            if calls > max_calls or (calls % _CLOCK_EVERY == 0 and now() > deadline):
+            if calls > max_calls or (calls % _CLOCK_EVERY == 1 and now() > deadline):
                 _unwind(grid, frame_cell, depth, used, row_of, col_of, box_of, side)
                 return calls, solutions, False
             best = -1

@@ -242,7 +242,7 @@ def _solve_one(givens, out, stack, queue, peers, units, segments, row_of, col_of
         guesses += 1
         if guesses > max_guesses:
             return ABORTED, guesses
-        if guesses % _CLOCK_EVERY == 0 and now() > deadline:
+        if guesses % _CLOCK_EVERY == 1 and now() > deadline:
             return ABORTED, guesses
         child = stack[depth + 1]
         child[:] = stack[depth]
@@ -355,8 +355,9 @@ class BitmaskSolver(Solver):
     description = "bit-set candidates, naked + hidden singles, guess on fewest (numba)"
 
     def warmup(self) -> None:
+        # an empty grid needs guesses, so the clock read (objmode, slow the first time) runs too
         solve_batch([Puzzle(2, (0,) * 16)])
-        solve_grid(Puzzle(2, (0,) * 16))
+        solve_grid(Puzzle(3, (0,) * 81))
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         deadline = budget.deadline().at

@@ -218,7 +218,7 @@ def _search(givens, out, first_node, left, right, up, down, column, row, size, m
         nodes += 1
         if up[r] != c or down[r] != c:  # the column had another row: this is a guess
             guesses += 1
-        if nodes > max_nodes or (nodes % _CLOCK_EVERY == 0 and now() > deadline):
+        if nodes > max_nodes or (nodes % _CLOCK_EVERY == 1 and now() > deadline):
             return -1, nodes, guesses
         j = right[r]
         while j != r:

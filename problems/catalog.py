@@ -6,6 +6,7 @@ Public sets are third-party data and never shipped: they are found in the direct
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -42,12 +43,37 @@ PUBLIC_SETS: dict[str, PublicSet] = {
 }
 
 
+def normalise(text: str) -> str:
+    """The content the checksums cover (../shared/puzzles/README.md).
+
+    Copies of a public set differ in line endings, byte-order marks, comments and the
+    empty-cell symbol: keep every non-empty line not starting with ``#``, stripped, its
+    first 81 characters, ``0`` written as ``.``, joined by newlines with a final one.
+    """
+    text = text.lstrip("\ufeff")
+    lines = []
+    for raw in text.splitlines():
+        s = raw.strip()
+        if s and not s.startswith("#"):
+            lines.append(s[:81].replace("0", "."))
+    return "\n".join(lines) + "\n"
+
+
+def content_sha256(text: str) -> str:
+    """SHA-256 of :func:`normalise` (UTF-8), the checksum :data:`PUBLIC_SETS` records."""
+    return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()
+
+
 def env_dir() -> Path | None:
     d = os.environ.get("SUDOKU_COMPARE_PUZZLES")
     return Path(d) if d else None
 
 
 def cache_dir() -> Path:
+    """Where fetched public sets are kept: ``$SUDOKU_COMPARE_CACHE``, else the user cache."""
+    override = os.environ.get("SUDOKU_COMPARE_CACHE")
+    if override:
+        return Path(override)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "sudoku-compare" / "puzzles"
 
@@ -73,6 +99,21 @@ def find_set_file(name: str) -> Path | None:
     for d in (env_dir(), cache_dir()):
         if d is not None and (d / pub.filename).is_file():
             return d / pub.filename
+    return None
+
+
+def where_found(name: str) -> str | None:
+    """``shipped``, ``$SUDOKU_COMPARE_PUZZLES`` or ``cache`` for a set on this machine."""
+    if name in shipped_sets():
+        return "shipped"
+    pub = PUBLIC_SETS.get(name)
+    if pub is None:
+        return None
+    d = env_dir()
+    if d is not None and (d / pub.filename).is_file():
+        return "$SUDOKU_COMPARE_PUZZLES"
+    if (cache_dir() / pub.filename).is_file():
+        return "cache"
     return None
 
 

@@ -66,16 +66,53 @@ def parse_line(text: str, source: str = "<string>", line: int = 1) -> Puzzle:
     return Puzzle(box, tuple(values))
 
 
+def _framed_cells(text: str) -> list[tuple[str, int]] | None:
+    """The cells of a framed row (``| 9     2 |       5 | 4     3 |``, the C# notebooks'
+    display), where a blank cell is an empty one, so spaces carry meaning; None if the
+    line is not framed that way.
+
+    Between the outer bars there are ``n`` segments of ``n`` cells of equal width.
+    """
+    s = text.rstrip()
+    lead = len(text) - len(text.lstrip())
+    if not (s.lstrip().startswith("|") and s.endswith("|")):
+        return None
+    parts = s[lead:].split("|")[1:-1]
+    n = len(parts)
+    if n < 2 or any(len(seg) != len(parts[0]) or len(seg) % n for seg in parts):
+        return None
+    width = len(parts[0]) // n
+    if width < 2:
+        return None  # "|1 2|3 4|" style: no room for a blank cell, read it as characters
+    cells: list[tuple[str, int]] = []
+    col = lead + 1  # the first bar
+    for seg in parts:
+        for j in range(n):
+            token = seg[j * width:(j + 1) * width]
+            stripped = token.strip()
+            offset = token.find(stripped) if stripped else width // 2
+            cells.append((stripped or "0", col + 1 + j * width + offset))
+        col += len(seg) + 1
+    return cells
+
+
+def _row_cells(text: str) -> list[tuple[str, int]]:
+    """The cell symbols of one grid row with their 1-based columns."""
+    framed = _framed_cells(text)
+    if framed is not None:
+        return framed
+    return [(ch, i + 1) for i, ch in enumerate(text) if ch not in LAYOUT]
+
+
 def parse_grid(lines: list[tuple[int, str]], source: str) -> Puzzle:
-    """A multi-line grid: every line one row, layout characters (``| - +`` and spaces) ignored."""
-    cells: list[int] = []
+    """A multi-line grid: every line one row, layout characters (``| - +`` and spaces)
+    ignored, except in the framed display where a blank cell is empty."""
+    cells: list[str] = []
     where: list[tuple[int, int]] = []
     for lineno, text in lines:
-        for i, ch in enumerate(text):
-            if ch in LAYOUT:
-                continue
-            cells.append(ord(ch))
-            where.append((lineno, i + 1))
+        for token, col in _row_cells(text):
+            cells.append(token)
+            where.append((lineno, col))
     box = box_for_cells(len(cells))
     first = lines[0][0] if lines else 1
     if box is None:
@@ -83,10 +120,11 @@ def parse_grid(lines: list[tuple[int, str]], source: str) -> Puzzle:
             f"a grid has 16, 81, 256 or 625 cells (n**4), this one has {len(cells)}", source, first, 1)
     side = box * box
     values = []
-    for raw, (ln, col) in zip(cells, where, strict=True):
-        v = value_of(chr(raw), side)
+    for token, (ln, col) in zip(cells, where, strict=True):
+        v = value_of(token, side) if len(token) == 1 else (
+            int(token) if token.isdigit() and 1 <= int(token) <= side else None)
         if v is None:
-            raise PuzzleFormatError(f"unknown character {chr(raw)!r} for a {side}x{side} grid", source, ln, col)
+            raise PuzzleFormatError(f"unknown character {token!r} for a {side}x{side} grid", source, ln, col)
         values.append(v)
     _check_units(values, box, source, where)
     return Puzzle(box, tuple(values))
@@ -94,7 +132,8 @@ def parse_grid(lines: list[tuple[int, str]], source: str) -> Puzzle:
 
 def _is_rule(text: str) -> bool:
     s = text.strip()
-    return bool(s) and set(s) <= set("-+| ")
+    # a rule has dashes; a framed row of blank cells ("|       |       |") is not one
+    return "-" in s and set(s) <= set("-+| ")
 
 
 def parse_text(text: str, source: str = "<string>") -> list[Puzzle]:
@@ -130,7 +169,7 @@ def parse_text(text: str, source: str = "<string>") -> list[Puzzle]:
             puzzles.append(parse_line(line, source, lineno).renamed(f"{source}:{len(puzzles)}"))
             continue
         block.append((lineno, line))
-        cells = sum(1 for _, t in block for ch in t if ch not in LAYOUT)
+        cells = sum(len(_row_cells(t)) for _, t in block)
         if box_for_cells(cells) is not None and cells >= 16:
             side = box_for_cells(cells) ** 2
             rows = sum(1 for _, t in block if t.strip())

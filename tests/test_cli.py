@@ -37,3 +37,22 @@ def test_malformed_file_exits_2(tmp_path, capsys):
     f.write_text("# header\n" + "1" * 80 + "\n")
     assert main(["solve", "native.backtracking", str(f)]) == 2
     assert "bad.txt:2:1:" in capsys.readouterr().err
+
+
+def test_solve_isolated_json(capsys):
+    ez = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+    assert main(["solve", "native.backtracking", ez, "--json", "--isolated"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["status"] == "solved" and len(d["grid"]) == 81 and d["counters"]["search_calls"] > 0
+    assert {"python", "numpy"} <= set(d["versions"])
+
+
+def test_run_unknown_solver_and_bad_param_exit_2_before_any_db_write(tmp_path, capsys):
+    ez = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+    db = tmp_path / "r.db"
+    assert main(["run", "--solvers", "native.nope", "--puzzles", ez, "--db", str(db)]) == 2
+    assert main(["run", "--solvers", "native.backtracking", "--puzzles", ez, "--db", str(db),
+                 "--param", "native.backtracking:max_calls=x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "unknown solver" in err[0] and "max_calls" in err[1]
+    assert not db.exists()

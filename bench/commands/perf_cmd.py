@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
@@ -16,8 +17,40 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quick", action="store_true", help="smaller samples, for a smoke run")
     p.add_argument("--section", action="append", default=None,
                    help="run only these sections (repeatable); default: all")
-    p.add_argument("--out", type=Path, default=None, help="also write the markdown here")
+    p.add_argument("--out", type=Path, default=None,
+                   help="write the markdown here (default: reports/perf.md, but nothing for "
+                        "--quick, so a smoke run never replaces the measured report)")
     p.set_defaults(func=run)
+
+
+def _machine() -> str:
+    """CPU model and core count (platform.processor() is often empty on Linux)."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = ""
+    if hasattr(os, "getloadavg"):  # a shared machine slows every solver; say how busy it was
+        load = ", load average {:.2f} {:.2f} {:.2f} at start".format(*os.getloadavg())
+    return (f"{model}, {os.cpu_count()} logical cores, {platform.system()} "
+            f"{platform.release()}{load}")
+
+
+def _split_sections(text: str) -> dict[str, str]:
+    """The ``## TITLE`` blocks of an earlier perf report, by title."""
+    blocks: dict[str, str] = {}
+    title = None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("## "):
+            title = line[3:].strip()
+            blocks[title] = ""
+        if title is not None:
+            blocks[title] += line
+    return blocks
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,21 +61,31 @@ def run(args: argparse.Namespace) -> int:
     unknown = [s for s in chosen if s not in found]
     if unknown:
         raise InputError(f"unknown perf section(s) {', '.join(unknown)}; known: {', '.join(found)}")
-    out = [f"# sudoku-compare perf{' (quick)' if args.quick else ''}", "",
-           f"- date: {time.strftime('%Y-%m-%d %H:%M:%S')}",
-           f"- machine: {platform.processor() or platform.machine()}, python {platform.python_version()}",
-           f"- command: `sudoku-compare {' '.join(sys.argv[1:])}`", ""]
-    print("\n".join(out), flush=True)
+    stamp = (f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}\n"
+             f"- machine: {_machine()}, python {platform.python_version()}\n"
+             f"- command: `sudoku-compare {' '.join(sys.argv[1:])}`\n")
+    print(f"# sudoku-compare perf{' (quick)' if args.quick else ''}\n\n{stamp}", flush=True)
+    fresh: dict[str, str] = {}
     for name in chosen:
         mod = found[name]
-        header = f"## {getattr(mod, 'TITLE', name)}\n"
-        print(header, flush=True)
-        out.append(header)
+        title = getattr(mod, "TITLE", name)
+        print(f"## {title}\n", flush=True)
+        parts = [f"## {title}\n", stamp]
         for table in mod.run(args.quick):
             md = table.to_markdown()
             print(md, flush=True)
-            out.append(md)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text("\n".join(out))
+            parts.append(md)
+        fresh[title] = "\n".join(parts) + "\n"
+    out_path = args.out or (None if args.quick else Path("reports/perf.md"))
+    if out_path:
+        # a run of some sections replaces those and keeps the others of the earlier report
+        old = _split_sections(out_path.read_text()) if out_path.is_file() else {}
+        titles = [getattr(m, "TITLE", n) for n, m in found.items()]
+        blocks = [fresh.get(t) or old.get(t) for t in titles]
+        blocks += [b for t, b in old.items() if t not in titles and t not in fresh]
+        head = ("# sudoku-compare perf\n\nMade by `sudoku-compare perf` (each section says when, "
+                "where and with which command it ran; rerunning one section with `--section` "
+                "replaces only that section).\n\n")
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        out_path.write_text(head + "\n".join(b.rstrip("\n") + "\n" for b in blocks if b))
     return 0

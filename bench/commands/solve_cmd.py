@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from sudoku_compare.bench.api import solve
+from sudoku_compare.bench.api import solve, solve_isolated
 from sudoku_compare.bench.budget import Budget
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.formatting import format_boxed
@@ -20,6 +20,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-evals", type=int, default=None)
     p.add_argument("--param", action="append", default=[], metavar="K=V")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--isolated", action="store_true",
+                   help="run in a worker process with a hard deadline and a memory cap")
     p.set_defaults(func=run)
 
 
@@ -28,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         budget = Budget(args.max_seconds, args.max_evals)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    outcome, puzzle = solve(args.solver, args.puzzle, budget=budget, seed=args.seed,
+    outcome, puzzle = (solve_isolated if args.isolated else solve)(args.solver, args.puzzle, budget=budget, seed=args.seed,
                             params=args.param)
     if args.json:
         d = outcome.to_dict()

@@ -18,8 +18,8 @@ import numpy as np
 
 from . import stats
 from .summary import (
-    EXACT_FAMILIES,
     Run,
+    comparison_group,
     penalised_seconds,
     puzzle_key,
     set_key,
@@ -27,11 +27,6 @@ from .summary import (
 )
 
 ALPHA = 0.05
-
-
-def comparison_group(family: str) -> str:
-    """The exact families are compared as one group; each stochastic family alone."""
-    return "exact" if family in EXACT_FAMILIES else family
 
 
 @dataclass
@@ -58,7 +53,8 @@ class Comparison:
     ratio: float
     ratio_low: float
     ratio_high: float
-    holm_rank: int = 0     # 1 = the first test Holm's step-down examines
+    holm_rank: int = 0     # 1 = the first test Holm's step-down examines (0: not tested)
+    note: str = ""         # why there is no p-value, when there is none
 
 
 def _pairs(runs: list[Run]) -> list[tuple[str, str, str, str]]:
@@ -111,7 +107,7 @@ def compare_pair(group: str, pset: str, native: str, library: str,
                       p_value=test.p_value, p_holm=math.nan, significant=False, a12=effect,
                       magnitude=stats.a12_magnitude(effect),
                       native_median_s=float(np.median(x)), library_median_s=float(np.median(y)),
-                      ratio=ratio, ratio_low=lo, ratio_high=hi)
+                      ratio=ratio, ratio_low=lo, ratio_high=hi, note=test.note)
 
 
 def compare_all(runs: list[Run]) -> list[Comparison]:

@@ -148,6 +148,8 @@ class TestResult:
     statistic: float
     p_value: float
     n: int
+    #: why no p-value was computed ("" when the test ran)
+    note: str = ""
 
 
 def wilcoxon_paired(x: Floats, y: Floats) -> TestResult:
@@ -155,18 +157,23 @@ def wilcoxon_paired(x: Floats, y: Floats) -> TestResult:
 
     Used over puzzles, each puzzle's median over seeds being one observation: runs on
     the same puzzle are not independent, so 120 timings on 8 puzzles are 8 observations.
-    All-zero differences give p = 1 (no evidence of any difference); fewer than one
-    non-zero pair gives nan from scipy's side, reported as such.
+    Degenerate cases get no p-value (nan, so Holm leaves them out) and a note saying why,
+    rather than a p = 1 that reads like evidence of equality: fewer than two pairs, or
+    fewer than two pairs that differ (the test discards tied pairs).
     """
     a = np.asarray(x, dtype=float)
     b = np.asarray(y, dtype=float)
     if a.shape != b.shape:
         raise ValueError("paired samples must have the same length")
     n = int(a.size)
-    if n == 0:
-        return TestResult("wilcoxon", math.nan, math.nan, 0)
-    if np.all(a == b):
-        return TestResult("wilcoxon", 0.0, 1.0, n)
+    if n < 2:
+        return TestResult("wilcoxon", math.nan, math.nan, n, "n/a: too few pairs")
+    differing = int(np.count_nonzero(a != b))
+    if differing == 0:
+        return TestResult("wilcoxon", math.nan, math.nan, n, "n/a: all pairs tied")
+    if differing < 2:
+        return TestResult("wilcoxon", math.nan, math.nan, n,
+                          "n/a: too few pairs (only one pair differs)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = sps.wilcoxon(a, b, zero_method="wilcox", alternative="two-sided")
@@ -177,15 +184,16 @@ def mann_whitney(x: Floats, y: Floats) -> TestResult:
     """Mann-Whitney U test (two-sided) on independent samples.
 
     Used over seeds within one puzzle, where runs are independent draws of the same
-    randomised algorithm. Identical constant samples give p = 1.
+    randomised algorithm. A sample of fewer than two runs, or every value tied (a
+    deterministic solver always hitting the same budget), gets no p-value and a note.
     """
     a = np.asarray(x, dtype=float)
     b = np.asarray(y, dtype=float)
     n = int(a.size + b.size)
-    if a.size == 0 or b.size == 0:
-        return TestResult("mann-whitney", math.nan, math.nan, n)
+    if a.size < 2 or b.size < 2:
+        return TestResult("mann-whitney", math.nan, math.nan, n, "n/a: too few runs")
     if np.all(a == a[0]) and np.all(b == a[0]):
-        return TestResult("mann-whitney", float(a.size * b.size / 2), 1.0, n)
+        return TestResult("mann-whitney", math.nan, math.nan, n, "n/a: all values tied")
     res = sps.mannwhitneyu(a, b, alternative="two-sided")
     return TestResult("mann-whitney", float(res.statistic), float(res.pvalue), n)
 
@@ -233,20 +241,26 @@ def median_ratio(x: Floats, y: Floats) -> float:
     return float(_median_ratio(a, b))
 
 
+#: fewer observations than this and a percentile bootstrap of a median is mostly the sample
+#: itself (with 3 values the interval often ends at the estimate): no interval is given
+BOOTSTRAP_MIN_N = 5
+
+
 def bootstrap_median_ratio(x: Floats, y: Floats, *, paired: bool, seed: int = 0,
-                           n_resamples: int = 2000,
-                           confidence: float = 0.95) -> tuple[float, float, float]:
+                           n_resamples: int = 2000, confidence: float = 0.95,
+                           min_n: int = BOOTSTRAP_MIN_N) -> tuple[float, float, float]:
     """(ratio, low, high): median(x) / median(y) with a seeded percentile bootstrap interval.
 
     ``paired`` resamples matched observations together (puzzles), otherwise each sample
     on its own (seeds). The percentile method is used because BCa needs a jackknife that
     breaks on the ties and constant samples budgets produce. Seeded, so a report is
-    reproducible. nan bounds when the ratio is undefined or a sample has < 2 values.
+    reproducible. nan bounds when the ratio is undefined or a sample has fewer than
+    ``min_n`` values.
     """
     a = np.asarray(x, dtype=float)
     b = np.asarray(y, dtype=float)
     ratio = median_ratio(a, b)
-    if a.size < 2 or b.size < 2 or not math.isfinite(ratio):
+    if a.size < min_n or b.size < min_n or not math.isfinite(ratio):
         return ratio, math.nan, math.nan
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

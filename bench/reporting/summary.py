@@ -90,6 +90,16 @@ def seed_key(run: Run) -> int:
     return int(si) if si is not None else int(run["seed"])
 
 
+def comparison_group(family: str) -> str:
+    """The complete-search families form one group; each stochastic family is its own.
+
+    backtracking, csp and exact all answer the same question by complete search, and the
+    libraries there (python-constraint, CP-SAT) are the reference for every hand-written
+    complete solver, so they share a table and are compared with each other.
+    """
+    return "exact" if family in EXACT_FAMILIES else family
+
+
 def sort_sets(names: Iterable[str]) -> list[str]:
     order = {n: i for i, n in enumerate(SET_ORDER)}
     return sorted(set(names), key=lambda n: (order.get(n, len(order)), n))
@@ -141,6 +151,8 @@ class SolverRow:
 
 @dataclass
 class FamilyTable:
+    """The rows of one comparison group (see :func:`comparison_group`) on one puzzle set."""
+
     family: str
     puzzle_set: str
     rows: list[SolverRow]
@@ -186,10 +198,10 @@ def solver_row(runs: list[Run]) -> SolverRow:
 
 
 def family_tables(runs: list[Run]) -> list[FamilyTable]:
-    """One table per (family, puzzle set), native solvers first."""
+    """One table per (comparison group, puzzle set), native solvers first."""
     groups: dict[tuple[str, str], dict[str, list[Run]]] = defaultdict(lambda: defaultdict(list))
     for r in runs:
-        groups[(r["family"], set_key(r))][r["solver"]].append(r)
+        groups[(comparison_group(r["family"]), set_key(r))][r["solver"]].append(r)
     tables = []
     for fam in sort_families(f for f, _ in groups):
         for pset in sort_sets(s for f, s in groups if f == fam):
@@ -260,15 +272,17 @@ def metadata(runs: list[Run], campaigns: list[dict[str, Any]], db: str,
 def missing_runs(runs: list[Run]) -> list[str]:
     """Holes in a campaign's grid: a solver lacking (puzzle, seed) pairs others have.
 
-    Within one campaign and puzzle set every solver should have the same pairs; a hole
+    Within one campaign, puzzle set and comparison group every solver should have the
+    same pairs; a hole
     means a run is missing (killed campaign, lost worker) even when no plan says so.
     """
-    cells: dict[tuple[str, str], dict[str, set[tuple[str, int]]]] = defaultdict(
+    cells: dict[tuple[str, str, str], dict[str, set[tuple[str, int]]]] = defaultdict(
         lambda: defaultdict(set))
     for r in runs:
-        cells[(r["campaign_id"], set_key(r))][r["solver"]].add((puzzle_key(r), seed_key(r)))
+        key = (r["campaign_id"], set_key(r), comparison_group(r["family"]))
+        cells[key][r["solver"]].add((puzzle_key(r), seed_key(r)))
     out = []
-    for (cid, pset), by_solver in sorted(cells.items()):
+    for (cid, pset, _), by_solver in sorted(cells.items()):
         every = set().union(*by_solver.values())
         for solver, have in sorted(by_solver.items()):
             if len(have) < len(every):

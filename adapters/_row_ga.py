@@ -1,0 +1,102 @@
+"""What the pygad and DEAP adapters share: native.ga's settings and its operators on vectors.
+
+Both libraries want a flat chromosome, so a chromosome is the free cells' digits in
+row-major order (``row_permutation.to_vector``); the operators turn it back into a state
+and call the shared ``order_crossover`` (OX per row) and ``swap_mutation`` (per row), so
+the library runs the native GA's operators, not its own. The generation is the seed's
+GeneticSharp one (``EliteSelection``, crossover of consecutive ranked parents with
+probability 0.75, per-row swap mutation with probability 0.2, the best parents filling
+the population back: ``ElitistReinsertion``), stopped at 0 conflicts, after 80 generations
+without improvement, or after 400 generations, with up to 5 restarts -- native.ga's
+parameters, under its parameter names. Start populations are native.ga's
+(``row_permutation.initial_population`` from ``default_rng(seed)``); the operators' draws
+come from a second seeded Generator, since native.ga's come from numba's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sudoku_compare.problems.encodings import row_permutation as rp
+from sudoku_compare.problems.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class RowGaParams:
+    #: individuals (GeneticSharp's Population min = max size in the seed)
+    population: int = 500
+    #: generations per restart, counting the initial population (native.ga's)
+    max_generations: int = 400
+    #: generations without a better best before a restart
+    stagnation: int = 80
+    #: new populations after an unsolved run
+    max_restarts: int = 5
+    #: probability that a pair of ranked parents is crossed (OX per row)
+    crossover_probability: float = 0.75
+    #: probability, per row of a child, of a swap of two free cells
+    mutation_probability: float = 0.2
+
+
+def elite_count(p: RowGaParams) -> int:
+    """Parents kept per generation: what the expected number of children leaves free."""
+    return max(1, p.population - int(round(p.population * p.crossover_probability)))
+
+
+class RowChromosomes:
+    """Conversions and operators between flat chromosomes and row-permutation states."""
+
+    def __init__(self, puzzle: Puzzle, seed: int) -> None:
+        self.puzzle = puzzle
+        self.box = puzzle.box
+        self.givens = puzzle.grid()
+        self.free = self.givens == 0
+        #: initial populations: the same generator and draws as native.ga, so the same
+        #: seed gives the library the same starting individuals
+        self.start_rng = np.random.default_rng(seed)
+        #: operator draws (native.ga's operators use numba's generator: not shareable)
+        self.rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, 1])
+        self.free_cols, self.n_free = rp.row_layout(self.free)
+        self._swap_rows = [(r, [int(c) for c in self.free_cols[r, :k]])
+                           for r, k in enumerate(self.n_free.tolist())]
+        self._cross_rows = [(r, k) for r, k in enumerate(self.n_free.tolist()) if k >= 2]
+
+    def state(self, vector) -> np.ndarray:
+        return rp.from_vector(vector, self.givens, self.free)
+
+    def vector(self, state) -> np.ndarray:
+        return rp.to_vector(state, self.free)
+
+    def energy(self, vector) -> float:
+        return float(rp.energy(self.state(vector), self.box))
+
+    def initial_population(self, size: int) -> list[np.ndarray]:
+        """The next ``size`` start individuals, as native.ga draws them for a (re)start."""
+        return [self.vector(s) for s in rp.initial_population(self.puzzle, self.start_rng, size)]
+
+    def crossover(self, v1, v2) -> tuple[np.ndarray, np.ndarray]:
+        """``row_permutation.order_crossover``, draw for draw, with the row layout computed
+        once per puzzle instead of once per call (that recomputation was most of the
+        adapters' run time; ``test_adapters`` holds the two equal)."""
+        n = self.n_free.size
+        cuts_a = np.zeros(n, dtype=np.int64)
+        cuts_b = np.zeros(n, dtype=np.int64)
+        for r, k in self._cross_rows:
+            x, y = self.rng.integers(0, k, size=2)
+            cuts_a[r], cuts_b[r] = min(x, y), max(x, y)
+        c1, c2 = rp.ox_with_cuts(self.state(v1), self.state(v2), self.free_cols, self.n_free,
+                                 cuts_a, cuts_b)
+        return self.vector(c1), self.vector(c2)
+
+    def mutate(self, vector, rate: float) -> np.ndarray:
+        """``row_permutation.swap_mutation``, draw for draw, on the precomputed layout."""
+        state = self.state(vector)
+        rng = self.rng
+        for r, cols in self._swap_rows:
+            if len(cols) < 2 or rng.random() > rate:
+                continue
+            i, j = rng.integers(0, len(cols), size=2)
+            if i != j:
+                rp.apply_swap(state, r, cols[i], cols[j])
+        return self.vector(state)

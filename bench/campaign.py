@@ -1,0 +1,282 @@
+"""A campaign: solvers x puzzles x seeds under one budget, resumable, one commit per run.
+
+The driver plans every run (its id and seed derive from its identity, see
+:mod:`sudoku_compare.bench.seeding`), skips the ids already in the store, hands the rest
+to an :class:`~sudoku_compare.bench.executor.Executor`, and commits each outcome as it
+arrives. Killing a campaign loses at most the runs in flight; starting it again finishes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sudoku_compare.problems.errors import InputError
+from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import resolve_puzzles
+
+from . import registry
+from .budget import Budget
+from .executor import Executor, LocalProcessExecutor
+from .outcome import Outcome
+from .runner import Task
+from .seeding import derive_seed, run_id
+from .solver import parse_params
+from .store import Store
+
+SolverRef = str | tuple[str, dict[str, Any]]
+
+
+@dataclass
+class PlannedRun:
+    """One run of the plan, with the columns the store needs besides the outcome."""
+
+    task: Task
+    row: dict[str, Any]
+
+
+@dataclass
+class CampaignResult:
+    """What a campaign produced: its id, the plan size, and every run row of this campaign."""
+
+    campaign_id: str
+    planned: int
+    executed: int
+    skipped: int
+    db: Path
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dataframe(self):
+        """The rows as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+    def summary(self) -> list[tuple[str, int, int, float | None]]:
+        """(solver, solved, total, median seconds of solved runs) per solver."""
+        by: dict[str, list[dict[str, Any]]] = {}
+        for r in self.rows:
+            by.setdefault(r["solver"], []).append(r)
+        out = []
+        for name in sorted(by):
+            rs = by[name]
+            times = [r["elapsed_s"] for r in rs if r["status"] == "solved" and r["elapsed_s"]]
+            out.append((name, sum(r["status"] == "solved" for r in rs), len(rs),
+                        statistics.median(times) if times else None))
+        return out
+
+    def summary_text(self) -> str:
+        statuses = sorted({r["status"] for r in self.rows})
+        lines = [f"{'solver':28} {'solved':>11} {'median s':>10}  statuses"]
+        for name, solved, total, med in self.summary():
+            counts = {s: sum(1 for r in self.rows if r["solver"] == name and r["status"] == s)
+                      for s in statuses}
+            shown = ", ".join(f"{s} {n}" for s, n in counts.items() if n)
+            lines.append(f"{name:28} {solved:>5}/{total:<5} "
+                         f"{(f'{med:.4f}' if med is not None else '-'):>10}  {shown}")
+        return "\n".join(lines)
+
+
+def machine_info() -> dict[str, Any]:
+    """Where the campaign ran: CPU, cores, Python, platform, library versions."""
+    cpu = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import numpy as np
+
+    libs: dict[str, str] = {"numpy": np.__version__}
+    for spec in registry.all_specs():
+        v = spec.cls.library_version()
+        if v is not None:
+            libs[spec.origin] = v
+    try:
+        import numba
+
+        libs["numba"] = numba.__version__
+    except ImportError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform(), "libraries": libs}
+
+
+def _typed(spec: Any, name: str, given: Any) -> dict[str, Any]:
+    """Overrides checked against the solver's Params (``["k=v"]`` strings are typed)."""
+    if not given:
+        return {}
+    if isinstance(given, list | tuple):
+        return parse_params(spec.cls.Params, list(given), name)
+    known = {f.name for f in dataclasses.fields(spec.cls.Params)}
+    out = {}
+    for key, value in given.items():
+        if key not in known or isinstance(value, str):
+            out.update(parse_params(spec.cls.Params, [f"{key}={value}"], name))
+        else:
+            out[key] = value
+    return out
+
+
+def _solver_refs(solvers: Sequence[SolverRef], params: dict[str, Any] | None
+                 ) -> list[tuple[str, dict[str, Any]]]:
+    """Names with their parameter overrides; unknown names or keys raise InputError."""
+    params = params or {}
+    out = []
+    for ref in solvers:
+        name, own = (ref, {}) if isinstance(ref, str) else (ref[0], ref[1])
+        spec = registry.get(name)
+        ok, reason = spec.availability()
+        if not ok:
+            raise InputError(f"{name} is unavailable: {reason}")
+        merged = {**_typed(spec, name, params.get(name)), **_typed(spec, name, own)}
+        out.append((name, merged))
+    return out
+
+
+def _puzzle_list(puzzles: str | Sequence[Puzzle | str]) -> tuple[str, list[tuple[str, int | None,
+                                                                                 Puzzle]]]:
+    refs = [puzzles] if isinstance(puzzles, str) else list(puzzles)
+    out: list[tuple[str, int | None, Puzzle]] = []
+    for ref in refs:
+        chosen = resolve_puzzles(ref) if isinstance(ref, str) else [ref]
+        for pz in chosen:
+            pset, index = None, None
+            if pz.name and ":" in pz.name:
+                base, _, tail = pz.name.rpartition(":")
+                if tail.isdigit():
+                    pset, index = base, int(tail)
+            out.append((pset or (pz.name or "<literal>"), index, pz))
+    label = puzzles if isinstance(puzzles, str) else ",".join(
+        p if isinstance(p, str) else (p.name or p.to_line()) for p in puzzles)
+    return label, out
+
+
+def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], seeds: int,
+         budget: Budget, campaign_seed: int = 0, params: dict[str, Any] | None = None,
+         imports: Sequence[str] = ()) -> tuple[dict[str, Any], list[PlannedRun]]:
+    """The campaign's config and every run it consists of (no work, no database)."""
+    if seeds < 1:
+        raise InputError("--seeds must be at least 1")
+    import importlib
+
+    for mod in imports:  # modules that register extra solvers, in the driver as in workers
+        importlib.import_module(mod)
+    refs = _solver_refs(solvers, params)
+    label, chosen = _puzzle_list(puzzles)
+    if not chosen:
+        raise InputError(f"{label}: no puzzles selected")
+    b = budget.to_dict()
+    runs = []
+    for name, p in refs:
+        spec = registry.get(name)
+        full = dataclasses.asdict(spec.create(**p).params)
+        occurrences: dict[str, int] = {}
+        for pset, index, pz in chosen:
+            line = pz.to_line()
+            if pz.box not in spec.cls.boxes:
+                continue
+            # A set may hold the same puzzle twice (easy51 does): the second copy is its own
+            # run, not a "finished" duplicate, so the run count matches the set's size.
+            occurrence = occurrences.get(line, 0)
+            occurrences[line] = occurrence + 1
+            identity = line if occurrence == 0 else f"{line}#{occurrence}"
+            for k in range(seeds):
+                rid = run_id(name, p, identity, k, b, campaign_seed)
+                seed = derive_seed(campaign_seed, name, p, identity, k)
+                task = Task(name, line, budget, seed, p, tuple(imports), rid)
+                runs.append(PlannedRun(task, {
+                    "run_id": rid, "solver": name, "family": spec.family,
+                    "origin": spec.origin, "encoding": spec.encoding, "params": full,
+                    "puzzle_set": pset, "puzzle_index": index, "puzzle": line, "seed": seed,
+                    "seed_index": k, "max_seconds": budget.max_seconds,
+                    "max_evaluations": budget.max_evaluations}))
+    config = {"solvers": [n for n, _ in refs], "params": {n: p for n, p in refs},
+              "puzzles": label, "seeds": seeds, "budget": b, "campaign_seed": campaign_seed}
+    return config, runs
+
+
+def _row(planned: PlannedRun, campaign_id: str, out: Outcome) -> dict[str, Any]:
+    d = out.to_dict()
+    return {**planned.row, "campaign_id": campaign_id,
+            **{c: d.get(c) for c in ("status", "elapsed_s", "evaluations", "iterations",
+                                     "restarts", "best_energy", "counters", "trace", "extra",
+                                     "versions", "grid", "violations", "error")},
+            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def _progress_bar(total: int, initial: int, enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, initial=initial, unit="run", file=sys.stderr, dynamic_ncols=True)
+
+
+def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], seeds: int,
+                 budget: Budget, db: str | Path, workers: int = 1, campaign_seed: int = 0,
+                 progress: bool = True, command: str | None = None,
+                 params: dict[str, Any] | None = None, *, executor: Executor | None = None,
+                 imports: Sequence[str] = (), memory_mb: int | None = None,
+                 summary: bool | None = None) -> CampaignResult:
+    """Run solvers x puzzles x seeds in isolated warm workers into the SQLite file ``db``.
+
+    ``solvers``: names, or ``(name, {param: value})`` pairs; ``params``: ``{name: {k: v}}``
+    (or ``{name: ["k=v", ...]}``) applied to every run of that solver. ``puzzles``: a
+    reference (``easy51:0:5``, a set name, a file) or a list of puzzles/references.
+    Finished run ids are skipped, so calling this again resumes a killed campaign.
+    Bad input (unknown solver, bad parameter, unreadable puzzles) raises
+    :class:`InputError` before any run or database write. ``summary`` prints the table at
+    the end (default: when ``progress``).
+    """
+    config, runs = plan(solvers, puzzles, seeds, budget, campaign_seed, params, imports)
+    import hashlib
+    import json
+
+    campaign_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str)
+                                 .encode()).hexdigest()[:12]
+    db = Path(db)
+    with Store(db) as store:
+        store.add_campaign(campaign_id, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                           command or shlex.join(sys.argv), config, machine_info(), len(runs))
+        finished = store.finished_run_ids()
+        todo = [r for r in runs if r.task.key not in finished]
+        by_key = {r.task.key: r for r in todo}
+        bar = _progress_bar(len(runs), len(runs) - len(todo), progress)
+        own = executor is None
+        if own:
+            from .runner import DEFAULT_MEMORY_MB
+
+            executor = LocalProcessExecutor(workers, memory_mb=memory_mb or DEFAULT_MEMORY_MB)
+        executed = 0
+        try:
+            for task, out in executor.map_unordered([r.task for r in todo]):
+                store.add_run(_row(by_key[task.key], campaign_id, out))
+                executed += 1
+                if bar is not None:
+                    bar.set_postfix_str(f"{task.solver} {out.status}", refresh=False)
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+            if own:
+                executor.close()
+        keys = {r.task.key for r in runs}
+        rows = [r for r in store.runs() if r["run_id"] in keys]
+    result = CampaignResult(campaign_id, len(runs), executed, len(runs) - len(todo), db, rows)
+    if summary if summary is not None else progress:
+        print(result.summary_text(), file=sys.stderr)
+    return result

@@ -1,0 +1,77 @@
+"""Where runs execute: an interface a distributed engine can implement later, and local processes.
+
+An :class:`Executor` takes :class:`~sudoku_compare.bench.runner.Task` objects and yields
+``(task, outcome)`` pairs as they finish, in any order. The campaign driver consumes them
+and is the only writer of the store, so an executor never touches the database.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Iterable, Iterator
+from multiprocessing.connection import wait
+
+from .outcome import Outcome
+from .runner import DEFAULT_MEMORY_MB, Task, Worker
+
+
+class Executor(ABC):
+    """Runs tasks; verified outcomes come back as they finish."""
+
+    @abstractmethod
+    def map_unordered(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Outcome]]:
+        """Yield ``(task, outcome)`` for every task, in completion order."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook, not every executor holds resources
+        """Release workers (idempotent)."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LocalProcessExecutor(Executor):
+    """``workers`` warm child processes on this machine, each with a hard deadline per run."""
+
+    def __init__(self, workers: int = 1, memory_mb: int | None = DEFAULT_MEMORY_MB,
+                 silence: bool = True) -> None:
+        if workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.n_workers = workers
+        self.memory_mb = memory_mb
+        self.silence = silence
+        self._pool: list[Worker] = []
+
+    def _workers(self, needed: int) -> list[Worker]:
+        while len(self._pool) < min(self.n_workers, max(needed, 1)):
+            self._pool.append(Worker(memory_mb=self.memory_mb, silence=self.silence))
+        return self._pool
+
+    def map_unordered(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Outcome]]:
+        queue = deque(tasks)
+        pool = self._workers(len(queue))
+        while queue or any(w.task is not None for w in pool):
+            for w in pool:
+                if w.task is None and queue:
+                    w.submit(queue.popleft())
+            busy = [w for w in pool if w.task is not None]
+            for w in busy:
+                task = w.task
+                out = w.poll()
+                if out is not None:
+                    yield task, out
+            busy = [w for w in pool if w.task is not None]
+            if busy and not any(w.task is None for w in pool if queue):
+                now = time.monotonic()
+                timeout = max(0.0, min(min(w.deadline for w in busy) - now, 0.5))
+                wait([w.conn for w in busy],
+                     timeout=timeout)
+
+    def close(self) -> None:
+        for w in self._pool:
+            w.close()
+        self._pool = []

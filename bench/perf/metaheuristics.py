@@ -1,0 +1,120 @@
+"""Perf section ``metaheuristics``: how fast the native annealer and GA run, and how often they win.
+
+Two tables, each measured in this run, in this process, warm (compilation excluded):
+
+- *throughput*: evaluations per second of each solver on easy51:0 with ``target = -1`` (an
+  energy no state has), so no run stops early by solving and the rate is the steady-state rate;
+  ``simanneal.sa`` (when its library is installed) runs beside ``native.sa`` on the same
+  encoding, with its adapter's copy strategy and with simanneal's default ``deepcopy``, and the
+  ratio native / simanneal is printed (issue goal: at least 100);
+- *mini-campaign*: success rate, median time and median evaluations to a verified solution over
+  a fixed seeded set of runs (``bench.api.solve``, which checks every grid).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from sudoku_compare.bench import registry
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.bench.outcome import Status
+from sudoku_compare.bench.perf import PerfTable
+from sudoku_compare.problems.puzzle import Puzzle
+
+SECTION = "metaheuristics"
+TITLE = "Native simulated annealing and genetic algorithm"
+
+EASY = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+NATIVE = ["native.sa", "native.sa-reheat", "native.sa-presolve", "native.ga"]
+
+
+def _rate(name: str, puzzle: Puzzle, evaluations: int, seconds: float, **params):
+    solver = registry.create(name, **params)
+    solver.warmup()
+    budget = Budget(max_seconds=seconds, max_evaluations=evaluations, target=-1.0)
+    start = time.perf_counter()
+    out = solver.solve(puzzle, budget, 1)
+    dt = time.perf_counter() - start
+    return out.evaluations, dt, out.evaluations / dt if dt > 0 else float("nan")
+
+
+def throughput_table(quick: bool) -> PerfTable:
+    evals = 2_000_000 if quick else 20_000_000
+    lib_evals = 20_000 if quick else 200_000
+    puzzle = Puzzle.from_string(EASY, name="easy51:0")
+    rows, notes = [], []
+    rates: dict[str, float] = {}
+    for name in NATIVE:
+        if name == "native.sa-presolve":
+            continue  # easy51:0 is solved by singles alone: nothing left to anneal
+        budget = evals // 20 if name == "native.ga" else evals
+        n, dt, r = _rate(name, puzzle, budget, 60.0)
+        rates[name] = r
+        rows.append([name, "default", n, dt, round(r), ""])
+    reg = registry.load()
+    if "simanneal.sa" in reg and reg["simanneal.sa"].availability()[0]:
+        for label, params in (("adapter default (copy 'method', delta moves)", {}),
+                              ("copy_strategy=deepcopy (simanneal's default copy)",
+                               {"copy_strategy": "deepcopy"})):
+            n, dt, r = _rate("simanneal.sa", puzzle, lib_evals, 60.0, **params)
+            rows.append(["simanneal.sa", label, n, dt, round(r),
+                         f"native.sa / this = {rates['native.sa'] / r:.0f}x"])
+    else:
+        why = "not registered" if "simanneal.sa" not in reg else reg["simanneal.sa"].availability()[1]
+        rows.append(["simanneal.sa", "-", "-", "-", "-", why])
+    notes.append("easy51:0, seed 1, target energy -1 (never reached: steady-state rate); one "
+                 "evaluation = one candidate energy (a delta for SA moves, a fitness for GA)")
+    notes.append("issue 5 goal: native.sa >= 100x simanneal's default steps/s, same encoding, same run")
+    return PerfTable("Throughput (evaluations per second)",
+                     ["solver", "configuration", "evaluations", "seconds", "evals/s", "ratio"],
+                     rows, notes)
+
+
+def _puzzles(quick: bool) -> tuple[list[tuple[str, list[Puzzle]]], str]:
+    from sudoku_compare.problems.sets import load_set
+
+    try:
+        easy = load_set("easy51")[: 3 if quick else 15]
+        sets = [("easy51", easy)]
+        if not quick:
+            sets.append(("hardest", load_set("hardest")[:5]))
+        return sets, ""
+    except Exception:  # public sets absent
+        return [("easy51:0", [Puzzle.from_string(EASY)])], "public sets not found: easy51:0 only"
+
+
+def campaign_table(quick: bool) -> PerfTable:
+    from sudoku_compare.bench.api import solve
+
+    seeds = range(3 if quick else 5)
+    seconds = 5.0 if quick else 10.0
+    sets, why = _puzzles(quick)
+    rows = []
+    for set_name, puzzles in sets:
+        for name in NATIVE:
+            if set_name == "hardest" and name == "native.ga":
+                continue  # the GA does not solve these; the runs would only burn the cap
+            times, evals, solved, runs = [], [], 0, 0
+            for p in puzzles:
+                for seed in seeds:
+                    out, _ = solve(name, p, Budget(max_seconds=seconds), seed=seed)
+                    runs += 1
+                    if out.status == Status.SOLVED:
+                        solved += 1
+                        times.append(out.elapsed_s)
+                        evals.append(out.evaluations)
+            med_t = statistics.median(times) if times else float("nan")
+            med_e = statistics.median(evals) if evals else float("nan")
+            rows.append([set_name, name, f"{solved}/{runs}", solved / runs, med_t, med_e])
+    notes = [f"{len(list(seeds))} seeds (0..) per puzzle, {seconds:g} s cap per run, in-process "
+             "via bench.api.solve (every grid verified); median time and evaluations over the "
+             "solved runs"]
+    sets_desc = ", ".join(f"{s} first {len(p)}" for s, p in sets)
+    notes.append(f"puzzles: {sets_desc}" + (f" ({why})" if why else ""))
+    return PerfTable("Mini-campaign: success rate and time to solution",
+                     ["set", "solver", "solved", "rate", "median s", "median evals"], rows, notes)
+
+
+def run(quick: bool) -> list[PerfTable]:
+    return [throughput_table(quick), campaign_table(quick)]

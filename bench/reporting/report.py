@@ -1,0 +1,92 @@
+"""The report API: a campaign database in, markdown + SVG figures (+ JSON, CSV) out.
+
+``sudoku-compare report`` is a thin wrapper over :func:`write_report`; a notebook can call
+:func:`build_summary` to get the same numbers as data.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from sudoku_compare.bench.store import JSON_COLUMNS, RUN_COLUMNS
+
+from . import markdown
+from .comparisons import compare_all
+from .figures import write_figures
+from .seed_view import seed_view
+from .summary import ReportSummary, Run, family_tables, load_db, metadata
+
+
+def figure_dir_for(out: Path) -> Path:
+    """Figures go beside the markdown, in ``<stem>_figures/`` (relative links)."""
+    return out.parent / f"{out.stem}_figures"
+
+
+def build_summary(db: str | Path, out: str | Path | None = None, *,
+                  report_command: str = "", figures: bool = True,
+                  runs: list[Run] | None = None, db_label: str | None = None) -> ReportSummary:
+    """Everything a report says, as data; writes the figures when ``out`` is given.
+
+    ``db_label`` replaces the database path in the metadata (e.g. for a temporary file).
+    """
+    db_runs, campaigns = load_db(db)
+    runs = db_runs if runs is None else runs
+    meta = metadata(runs, campaigns, db_label or str(db),
+                    report_command or f"sudoku-compare report --db {db}")
+    refs = []
+    if out is not None and figures:
+        out = Path(out)
+        fdir = figure_dir_for(out)
+        refs = write_figures(runs, fdir, fdir.name)
+    return ReportSummary(metadata=meta, tables=family_tables(runs), comparisons=compare_all(runs),
+                         seed_view=seed_view(runs), figures=refs,
+                         markdown_path=str(out) if out is not None else None)
+
+
+def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> list[Path]:
+    """``runs.csv`` (every stored column, JSON columns as JSON) and ``summary.csv``."""
+    d = Path(csv_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    runs_path = d / "runs.csv"
+    with runs_path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(RUN_COLUMNS)
+        for r in runs:
+            w.writerow([json.dumps(r.get(c), sort_keys=True) if c in JSON_COLUMNS
+                        and r.get(c) is not None else r.get(c) for c in RUN_COLUMNS])
+    summary_path = d / "summary.csv"
+    rows = [asdict(row) | {"group": t.family} for t in summary.tables for row in t.rows]
+    with summary_path.open("w", newline="") as fh:
+        if rows:
+            cols = ["group"] + [k for k in rows[0] if k != "group"]
+            w = csv.DictWriter(fh, fieldnames=cols)
+            w.writeheader()
+            for row in rows:
+                w.writerow({k: json.dumps(v, sort_keys=True) if isinstance(v, dict | list) else v
+                            for k, v in row.items()})
+    return [runs_path, summary_path]
+
+
+def write_report(db: str | Path, out: str | Path, *, report_command: str = "",
+                 title: str = "sudoku-compare report", preamble: list[str] | None = None,
+                 json_path: str | Path | None = None, csv_dir: str | Path | None = None,
+                 db_label: str | None = None) -> ReportSummary:
+    """Write ``out`` (markdown) and its figures; optionally the JSON summary and the CSVs."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    runs, _ = load_db(db)
+    summary = build_summary(db, out, report_command=report_command, runs=runs,
+                            db_label=db_label)
+    out.write_text(markdown.render(summary, title=title, preamble=preamble), encoding="utf-8")
+    if json_path is not None:
+        Path(json_path).write_text(to_json(summary), encoding="utf-8")
+    if csv_dir is not None:
+        write_csv(runs, summary, csv_dir)
+    return summary
+
+
+def to_json(summary: ReportSummary) -> str:
+    return json.dumps(summary.to_dict(), indent=2, sort_keys=True, allow_nan=False) + "\n"

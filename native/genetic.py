@@ -1,0 +1,247 @@
+"""The seed's GeneticSharp genetic algorithm on the row-permutation encoding, compiled with numba.
+
+One generation is GeneticSharp 3.1's ``EvolveOneGeneration`` with the seed's configuration
+(``Population(500, 500)``, ``EliteSelection``, ``SudokuRowOrderedCrossover``,
+``SudokuRowSwapMutation``, the default ``ElitistReinsertion``, crossover probability 0.75,
+mutation probability 0.2):
+
+1. *selection*: ``EliteSelection`` picks the population's 500 best out of 500, i.e. the whole
+   population ordered by fitness (so parents pair as 1st with 2nd, 3rd with 4th, ...); with
+   ``selection=tournament`` each of the 500 parents is the best of ``tournament_size`` uniform
+   draws instead;
+2. *crossover*: each consecutive pair of parents, with probability 0.75, gives two children by
+   OX on every row (the encoding's :func:`~sudoku_compare.problems.encodings.row_permutation.ox_row`);
+   a pair that does not cross gives no children;
+3. *mutation*: each child, row by row, with probability 0.2, swaps two free cells drawn
+   independently (nothing when they coincide);
+4. *reinsertion*: the next population is the children plus the best parents, enough to make 500
+   again (``ElitistReinsertion``).
+
+A restart (population redrawn) happens when the best fitness stays the same for 80 generations
+(``FitnessStagnationTermination``) or after 400 generations counting the initial one
+(``GenerationNumberTermination``), at most 5 times; the run stops at energy 0.
+
+Evaluations: one per fitness computed, i.e. each individual of an initial population and each
+new child. Parents carried over by reinsertion keep their cached fitness and are not counted
+again, as GeneticSharp only evaluates chromosomes whose fitness is unset. The run never computes
+more than ``budget.max_evaluations`` fitnesses: a generation cut by the budget keeps only the
+children it could evaluate. The deadline is checked once per generation.
+
+Reproducibility: each initial population is drawn with ``numpy.random.default_rng(seed)`` through
+the shared encoding (so a library adapter with the same seed can start from the same
+individuals); the operators use numba's generator, seeded inside the kernel from the run seed
+and the restart index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numba
+import numpy as np
+
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.bench.outcome import Outcome
+from sudoku_compare.bench.registry import register
+from sudoku_compare.bench.solver import Solver
+from sudoku_compare.native._jit_clock import now
+from sudoku_compare.problems.encodings import row_permutation as rp
+from sudoku_compare.problems.encodings.counter import EvaluationCounter
+from sudoku_compare.problems.puzzle import Puzzle
+
+TRACE_CAP = 4096
+BIG = 1 << 60
+
+
+@dataclass(frozen=True)
+class GeneticParams:
+    population: int = 500
+    #: generations per restart, the initial population counting as the first (seed: 400)
+    max_generations: int = 400
+    #: restart when the best fitness is unchanged this many generations (seed: 80)
+    stagnation: int = 80
+    max_restarts: int = 5
+    crossover_probability: float = 0.75
+    #: per row of each child (seed: 0.2)
+    mutation_probability: float = 0.2
+    selection: Literal["elite", "tournament"] = "elite"
+    tournament_size: int = 2
+
+    def __post_init__(self) -> None:
+        if self.population < 2 or self.max_generations < 1 or self.stagnation < 1:
+            raise ValueError("population >= 2, max_generations >= 1, stagnation >= 1")
+        if self.selection not in ("elite", "tournament"):
+            raise ValueError("selection must be elite or tournament")
+        if self.tournament_size < 1 or self.max_restarts < 0:
+            raise ValueError("tournament_size >= 1, max_restarts >= 0")
+
+
+@numba.njit(cache=True)
+def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament_size,
+            max_evals, deadline_at, target, seed, t_start, evals, best, best_e, trace, n_trace):
+    """One GA run from ``pop`` (modified). Returns (best, best_e, evals, generations, n_trace,
+    timed_out); ``best``/``best_e``/``evals``/``n_trace`` carry over from earlier restarts."""
+    np.random.seed(seed)
+    size, n = pop.shape[0], pop.shape[1]
+    fit = np.full(size, BIG, dtype=np.int64)
+    timed_out = False
+    for i in range(size):
+        if evals >= max_evals:
+            break
+        fit[i] = rp.energy(pop[i], box)
+        evals += 1
+        if fit[i] < best_e:
+            best_e = fit[i]
+            best[:, :] = pop[i]
+            if n_trace < trace.shape[0]:
+                trace[n_trace, 0] = evals
+                trace[n_trace, 1] = now() - t_start
+                trace[n_trace, 2] = best_e
+                n_trace += 1
+    generations = 1
+    last = fit.min()
+    stagnant = 1
+    children = np.empty_like(pop)
+    child_fit = np.empty(size, dtype=np.int64)
+    next_pop = np.empty_like(pop)
+    next_fit = np.empty(size, dtype=np.int64)
+    parents = np.empty(size, dtype=np.int64)
+    cuts_a = np.zeros(n, dtype=np.int64)
+    cuts_b = np.zeros(n, dtype=np.int64)
+    used = np.zeros(n + 1, dtype=np.bool_)
+    while (best_e > target and generations < max_gen and stagnant < stagnation
+           and evals < max_evals):
+        if now() >= deadline_at:
+            timed_out = True
+            break
+        order = np.argsort(fit, kind="mergesort")
+        if tournament_size <= 0:
+            parents[:] = order
+        else:
+            for p in range(size):
+                w = np.random.randint(size)
+                for _ in range(tournament_size - 1):
+                    c = np.random.randint(size)
+                    if fit[c] < fit[w]:
+                        w = c
+                parents[p] = w
+        # crossover: consecutive pairs, OX per row with the same cuts for both children
+        k = 0
+        for p in range(0, size - 1, 2):
+            if np.random.random() > pc:
+                continue
+            a, b = parents[p], parents[p + 1]
+            children[k] = pop[a]
+            children[k + 1] = pop[b]
+            for r in range(n):
+                m = n_free[r]
+                if m < 2:
+                    continue
+                x = np.random.randint(m)
+                y = np.random.randint(m)
+                cuts_a[r] = min(x, y)
+                cuts_b[r] = max(x, y)
+                rp.ox_row_into(children[k], pop[a], pop[b], r, free_cols[r], m, cuts_a[r],
+                               cuts_b[r], used)
+                rp.ox_row_into(children[k + 1], pop[b], pop[a], r, free_cols[r], m, cuts_a[r],
+                               cuts_b[r], used)
+            k += 2
+        # mutation, then the fitness of each child (one evaluation each, within the budget)
+        kept = 0
+        for c in range(k):
+            if evals >= max_evals:
+                break
+            for r in range(n):
+                m = n_free[r]
+                if m < 2 or np.random.random() > pm:
+                    continue
+                i = np.random.randint(m)
+                j = np.random.randint(m)
+                if i != j:
+                    rp.apply_swap(children[c], r, free_cols[r, i], free_cols[r, j])
+            child_fit[c] = rp.energy(children[c], box)
+            evals += 1
+            kept += 1
+            if child_fit[c] < best_e:
+                best_e = child_fit[c]
+                best[:, :] = children[c]
+                if n_trace < trace.shape[0]:
+                    trace[n_trace, 0] = evals
+                    trace[n_trace, 1] = now() - t_start
+                    trace[n_trace, 2] = best_e
+                    n_trace += 1
+        # elitist reinsertion: children, then the best parents to refill the population
+        next_pop[:kept] = children[:kept]
+        next_fit[:kept] = child_fit[:kept]
+        parent_order = np.argsort(fit[parents], kind="mergesort")
+        for q in range(size - kept):
+            src = parents[parent_order[q]]
+            next_pop[kept + q] = pop[src]
+            next_fit[kept + q] = fit[src]
+        pop[:, :, :] = next_pop
+        fit[:] = next_fit
+        generations += 1
+        cur = fit.min()
+        if cur == last:
+            stagnant += 1
+        else:
+            stagnant = 1
+        last = cur
+    return best, best_e, evals, generations, n_trace, timed_out
+
+
+@register
+class GeneticAlgorithm(Solver):
+    name = "native.ga"
+    family = "genetic"
+    encoding = "row-permutation"
+    Params = GeneticParams
+    deterministic = True
+    stochastic = True
+    description = ("the seed's GeneticSharp GA: population 500, elite selection, OX per row "
+                   "(p 0.75), row-swap mutation (p 0.2), elitist reinsertion, 5 restarts (numba)")
+
+    def warmup(self) -> None:
+        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
+        for selection in ("elite", "tournament"):
+            GeneticAlgorithm(population=10, selection=selection).solve(
+                puzzle, Budget(max_seconds=5, max_evaluations=200), 0)
+
+    def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
+        p = self.params
+        t_begin = now()
+        deadline_at = t_begin + budget.max_seconds
+        rng = np.random.default_rng(seed)
+        layout = rp.RowLayout.for_puzzle(puzzle)
+        counter = EvaluationCounter(budget.max_evaluations)
+        limit = counter.remaining
+        trace = np.zeros((TRACE_CAP, 3), dtype=np.float64)
+        best = puzzle.grid()
+        best_e = BIG
+        evals = n_trace = generations = restarts = 0
+        timed_out = False
+        tournament = p.tournament_size if p.selection == "tournament" else 0
+        for restart in range(p.max_restarts + 1):
+            if evals >= limit or timed_out or best_e <= budget.target:
+                break
+            if restart and now() >= deadline_at:
+                timed_out = True
+                break
+            restarts = restart
+            pop = rp.initial_population(puzzle, rng, p.population)
+            kernel_seed = (seed * 1_000_003 + restart) & 0xFFFFFFFF
+            best, best_e, evals, gens, n_trace, timed_out = _evolve(
+                pop, puzzle.box, layout.free_cols, layout.n_free, p.crossover_probability,
+                p.mutation_probability, p.max_generations, p.stagnation, tournament, limit,
+                deadline_at, float(budget.target), kernel_seed, t_begin, evals, best, best_e,
+                trace, n_trace)
+            generations += int(gens)
+        counter.add(int(evals))
+        rows = [(int(ev), float(s), float(b)) for ev, s, b in trace[:n_trace]]
+        return Outcome(
+            grid=best, claims_solved=bool(best_e == 0), evaluations=counter.count,
+            iterations=generations, restarts=int(restarts),
+            best_energy=float(best_e) if best_e < BIG else None,
+            counters={"generations": generations},
+            trace=rows, extra={"timed_out": int(bool(timed_out))})

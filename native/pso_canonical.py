@@ -1,0 +1,137 @@
+"""The canonical velocity PSO on the integer-cells encoding (the seed's MetaGeneticSharp leg).
+
+Each particle is a real vector, one coordinate per free cell in [1, N + 1), decoded by rounding
+and clamping (:mod:`sudoku_compare.problems.encodings.integer_cells`). The recurrence is Shi &
+Eberhart's with Clerc's constriction values: ``v <- w v + c1 r1 (pbest - x) + c2 r2 (gbest - x)``,
+``x <- clip(x + v)``, w = 0.7298, c1 = c2 = 1.49618, r1 and r2 uniform per coordinate; the seed
+ran 500 particles for 400 generations. Positions are clipped to the bounds; velocities are not
+limited (the seed's library settings for that are unknown). The seed reports this plateaus at
+about 12 conflicts on easy51:0: nothing here keeps rows, columns or boxes valid, so expect it
+not to solve 9×9 puzzles; it is kept as the honest baseline for the adapters' continuous PSO.
+
+Evaluations: one per particle position decoded and costed. All randomness comes from
+``numpy.random.default_rng(seed)``; the costing kernel is numba. The clock is read each
+generation. An unsolved swarm is followed by a fresh one up to ``max_restarts`` times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.bench.outcome import Outcome
+from sudoku_compare.bench.registry import register
+from sudoku_compare.bench.solver import Solver
+from sudoku_compare.native._jit_clock import now
+from sudoku_compare.problems.encodings import integer_cells as ic
+from sudoku_compare.problems.encodings.counter import EvaluationCounter
+from sudoku_compare.problems.puzzle import Puzzle
+
+TRACE_CAP = 4096
+
+
+@dataclass(frozen=True)
+class CanonicalPsoParams:
+    #: particles (seed: 500)
+    swarm_size: int = 500
+    #: generations per swarm (seed: 400)
+    max_iterations: int = 400
+    #: inertia (Clerc constriction: 0.7298)
+    w: float = 0.7298
+    #: cognitive weight (Clerc: 1.49618)
+    c1: float = 1.49618
+    #: social weight (Clerc: 1.49618)
+    c2: float = 1.49618
+    #: fresh swarms after an unsolved one (seed: 0; -1: until the budget is spent)
+    max_restarts: int = 0
+
+    def __post_init__(self) -> None:
+        if self.swarm_size < 1 or self.max_iterations < 1 or self.max_restarts < -1:
+            raise ValueError("swarm_size >= 1, max_iterations >= 1, max_restarts >= -1")
+
+
+@register
+class CanonicalPso(Solver):
+    name = "native.pso-canonical"
+    family = "swarm"
+    encoding = "integer-cells"
+    Params = CanonicalPsoParams
+    deterministic = True
+    stochastic = True
+    description = ("canonical velocity PSO on rounded integer cells, Clerc constriction "
+                   "w = 0.7298, c1 = c2 = 1.49618, 500 particles x 400 generations")
+
+    def warmup(self) -> None:
+        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
+        CanonicalPso(swarm_size=4).solve(puzzle, Budget(max_seconds=5, max_evaluations=100), 0)
+
+    def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
+        p = self.params
+        t_begin = now()
+        deadline_at = t_begin + budget.max_seconds
+        rng = np.random.default_rng(seed)
+        counter = EvaluationCounter(budget.max_evaluations)
+        givens = puzzle.flat().astype(np.int64)
+        free = ic.free_cells(puzzle)
+        lo, hi = ic.bounds(puzzle)
+        hi_in = np.nextafter(hi, lo)
+        dim = free.size
+        best_vec = ic.initial_state(puzzle, np.random.default_rng(seed))
+        best_e = None
+        trace: list[tuple[int, float, float]] = []
+        iterations = runs = 0
+        timed_out = False
+
+        def cost(x: np.ndarray) -> np.ndarray:
+            return ic.objective_batch(x, givens, free, puzzle.box)
+
+        limit = p.max_restarts + 1 if p.max_restarts >= 0 else None
+        while limit is None or runs < limit:
+            runs += 1
+            take = min(p.swarm_size, counter.remaining)
+            if take <= 0:
+                break
+            x = rng.uniform(lo, hi, size=(take, dim))
+            v = np.zeros_like(x)
+            pcost = cost(x)
+            counter.add(take)
+            pbest = x.copy()
+            g = int(np.argmin(pcost))
+            gbest, gcost = pbest[g].copy(), int(pcost[g])
+            for _ in range(p.max_iterations):
+                if best_e is None or gcost < best_e:
+                    best_e, best_vec = gcost, gbest.copy()
+                    trace.append((counter.count, now() - t_begin, float(best_e)))
+                if gcost <= budget.target or counter.exhausted():
+                    break
+                if now() >= deadline_at:
+                    timed_out = True
+                    break
+                r1 = rng.random(x.shape)
+                r2 = rng.random(x.shape)
+                v = p.w * v + p.c1 * r1 * (pbest - x) + p.c2 * r2 * (gbest - x)
+                x = np.clip(x + v, lo, hi_in)
+                k = min(take, counter.remaining)
+                c = cost(x[:k])
+                counter.add(k)
+                better = c < pcost[:k]
+                pcost[:k][better] = c[better]
+                pbest[:k][better] = x[:k][better]
+                g = int(np.argmin(pcost))
+                gbest, gcost = pbest[g].copy(), int(pcost[g])
+                iterations += 1
+            if best_e is None or gcost < best_e:
+                best_e, best_vec = gcost, gbest.copy()
+                trace.append((counter.count, now() - t_begin, float(best_e)))
+            if timed_out or best_e <= budget.target or counter.exhausted():
+                break
+        grid = ic.decode(best_vec, puzzle)
+        if best_e is None:
+            best_e = ic.conflicts(grid, puzzle.box)
+        return Outcome(
+            grid=grid, claims_solved=bool(best_e == 0), evaluations=counter.count,
+            iterations=iterations, restarts=max(runs - 1, 0), best_energy=float(best_e),
+            counters={"generations": iterations, "runs": runs}, trace=trace[:TRACE_CAP],
+            extra={"timed_out": int(timed_out)})

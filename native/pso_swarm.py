@@ -1,0 +1,308 @@
+"""The seed's workers/explorers swarm (``PSOSudokuSolver``) on the box-permutation encoding.
+
+Each epoch, as in the seed: every worker proposes an in-box swap of two free cells and takes it
+when it lowers its error (or, with probability ``mutation_rate``, anyway); a worker that has not
+improved for more than ``max_age`` proposals is replaced by a fresh random grid; every explorer
+is replaced by a fresh random grid; then the best worker merged box-wise with the best explorer
+replaces the worst worker. A run is ``max_epochs`` epochs; an unsolved run is restarted from a
+new hive, ``max_restarts`` runs at most (the seed's ``MaxRestarts`` counts runs, so 20 runs).
+
+``hybrid`` is the seed's exercise: when the best error has not improved for ``stagnation_limit``
+epochs, a steepest-descent local search (every in-box swap of every box, best one taken, until
+none improves or ``local_search_rounds`` rounds) is run on the best grid, and the result replaces
+the worst worker so the hive can use it.
+
+Evaluations: one per error computed: a worker's proposal (an O(N) :func:`swap_delta` equal to a
+full recount), a fresh grid, the merged child, each local-search trial. The seed recomputes the
+full error where this uses the delta; the values are the same.
+
+Reproducibility: the initial hive of each run comes from ``numpy.random.default_rng(seed)``
+through the shared encoding; the moves and the explorers' fresh grids come from numba's
+generator seeded inside the kernel from (seed, run). The clock is read once an epoch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.bench.outcome import Outcome
+from sudoku_compare.bench.registry import register
+from sudoku_compare.bench.solver import Solver
+from sudoku_compare.native._jit_clock import now
+from sudoku_compare.problems.encodings import box_permutation as bp
+from sudoku_compare.problems.encodings.counter import EvaluationCounter
+from sudoku_compare.problems.puzzle import Puzzle
+
+TRACE_CAP = 4096
+
+
+@dataclass(frozen=True)
+class SwarmParams:
+    #: organisms in the hive (seed: 200)
+    organisms: int = 200
+    #: share of workers (seed: 0.90); the rest are explorers
+    worker_ratio: float = 0.90
+    #: epochs per run (seed: 5000)
+    max_epochs: int = 5000
+    #: runs at most (seed: 20)
+    max_restarts: int = 20
+    #: proposals without improvement before a worker is reset (seed: 1000)
+    max_age: int = 1000
+    #: probability of taking a non-improving proposal (seed: 0.001)
+    mutation_rate: float = 0.001
+    #: the seed's hybrid exercise: local search on the best when it stagnates
+    hybrid: bool = False
+    #: epochs without improvement before the local search (seed exercise: 500)
+    stagnation_limit: int = 500
+    #: steepest-descent rounds per local search
+    local_search_rounds: int = 100
+
+    def __post_init__(self) -> None:
+        workers = int(self.organisms * self.worker_ratio)
+        if not (1 <= workers < self.organisms):
+            raise ValueError("need at least one worker and one explorer")
+        if self.max_epochs < 1 or self.max_restarts < 1 or self.max_age < 0:
+            raise ValueError("max_epochs >= 1, max_restarts >= 1, max_age >= 0")
+
+
+@numba.njit(cache=True)
+def _fill_random(grid, givens, box_cells, n_free, box):
+    """Fresh box-permutation grid (numba RNG): each box's missing digits shuffled."""
+    n = box * box
+    grid[:, :] = givens
+    present = np.zeros(n + 1, dtype=np.int64)
+    missing = np.empty(n, dtype=np.int64)
+    for b in range(n):
+        r0 = (b // box) * box
+        c0 = (b % box) * box
+        present[:] = 0
+        for i in range(box):
+            for j in range(box):
+                present[givens[r0 + i, c0 + j]] = 1
+        m = 0
+        for d in range(1, n + 1):
+            if present[d] == 0:
+                missing[m] = d
+                m += 1
+        for i in range(m - 1, 0, -1):
+            j = np.random.randint(i + 1)
+            t = missing[i]
+            missing[i] = missing[j]
+            missing[j] = t
+        for i in range(n_free[b]):
+            x = box_cells[b, i]
+            grid[x // n, x % n] = missing[i]
+
+
+@numba.njit(cache=True)
+def _local_search(grid, e, box_cells, n_free, box, rounds, max_evals, evals):
+    """Steepest descent over all in-box swaps; returns (error, evals)."""
+    n = box * box
+    for _ in range(rounds):
+        best_d = 0
+        bx = -1
+        by = -1
+        for b in range(n):
+            m = n_free[b]
+            for i in range(m):
+                for j in range(i + 1, m):
+                    if evals >= max_evals:
+                        return e, evals
+                    x = box_cells[b, i]
+                    y = box_cells[b, j]
+                    d = bp.swap_delta(grid, x // n, x % n, y // n, y % n, box)
+                    evals += 1
+                    if d < best_d:
+                        best_d = d
+                        bx = x
+                        by = y
+        if bx < 0:
+            break
+        bp.apply_swap(grid, bx // n, bx % n, by // n, by % n)
+        e += best_d
+    return e, evals
+
+
+@numba.njit(cache=True)
+def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, mutation_rate,
+         hybrid, stagnation_limit, ls_rounds, max_evals, deadline_at, target, seed, t_start,
+         trace, best, carry):
+    """One run of the seed's ``SolveInternal`` from ``hive`` (modified).
+
+    ``carry`` = (best_e, evals, epochs, resets, local_searches, n_trace) continues earlier runs;
+    ``best`` holds the best grid over all runs. Returns (carry, timed_out)."""
+    np.random.seed(seed)
+    n = box * box
+    best_e, evals, epochs, resets, local_searches, n_trace = carry
+    size = hive.shape[0]
+    err = np.empty(size, dtype=np.int64)
+    age = np.zeros(size, dtype=np.int64)
+    movable = np.flatnonzero(n_free >= 2)
+    run_best = 1 << 60
+    run_best_grid = hive[0].copy()
+    for i in range(size):
+        if evals >= max_evals:
+            break
+        err[i] = bp.error(hive[i], box)
+        evals += 1
+        if err[i] < run_best:
+            run_best = err[i]
+            run_best_grid[:, :] = hive[i]
+        if err[i] < best_e:
+            best_e = err[i]
+            best[:, :] = hive[i]
+            if n_trace < trace.shape[0]:
+                trace[n_trace, 0] = evals
+                trace[n_trace, 1] = now() - t_start
+                trace[n_trace, 2] = best_e
+                n_trace += 1
+    timed_out = False
+    stagnant = 0
+    for _epoch in range(max_epochs):
+        if best_e <= target or evals >= max_evals:
+            break
+        if now() >= deadline_at:
+            timed_out = True
+            break
+        before = run_best
+        for i in range(size):
+            if evals >= max_evals:
+                break
+            if i < n_workers:
+                if movable.size == 0:
+                    continue
+                b = movable[np.random.randint(movable.size)]
+                m = n_free[b]
+                k1 = np.random.randint(m)
+                k2 = (k1 + 1 + np.random.randint(m - 1)) % m
+                x = box_cells[b, k1]
+                y = box_cells[b, k2]
+                d = bp.swap_delta(hive[i], x // n, x % n, y // n, y % n, box)
+                evals += 1
+                if d < 0 or np.random.random() < mutation_rate:
+                    bp.apply_swap(hive[i], x // n, x % n, y // n, y % n)
+                    if d < 0:
+                        age[i] = 0
+                    err[i] += d
+                else:
+                    age[i] += 1
+                    if age[i] > max_age:
+                        _fill_random(hive[i], givens, box_cells, n_free, box)
+                        err[i] = bp.error(hive[i], box)
+                        evals += 1
+                        age[i] = 0
+                        resets += 1
+            else:
+                _fill_random(hive[i], givens, box_cells, n_free, box)
+                err[i] = bp.error(hive[i], box)
+                evals += 1
+            if err[i] < run_best:
+                run_best = err[i]
+                run_best_grid[:, :] = hive[i]
+        if evals >= max_evals:
+            break
+        bw = 0
+        ww = 0
+        for i in range(n_workers):
+            if err[i] < err[bw]:
+                bw = i
+            if err[i] > err[ww]:
+                ww = i
+        be = n_workers
+        for i in range(n_workers, size):
+            if err[i] < err[be]:
+                be = i
+        take = np.random.random(n) < 0.5
+        hive[ww] = bp.merge_boxes(hive[bw], hive[be], take, box)
+        err[ww] = bp.error(hive[ww], box)
+        evals += 1
+        age[ww] = 0
+        if err[ww] < run_best:
+            run_best = err[ww]
+            run_best_grid[:, :] = hive[ww]
+        epochs += 1
+        stagnant = stagnant + 1 if run_best >= before else 0
+        if hybrid and stagnant >= stagnation_limit and run_best > target:
+            cand = run_best_grid.copy()
+            e2, evals = _local_search(cand, run_best, box_cells, n_free, box, ls_rounds,
+                                      max_evals, evals)
+            local_searches += 1
+            stagnant = 0
+            if e2 < run_best:
+                run_best = e2
+                run_best_grid[:, :] = cand
+                hive[ww] = cand
+                err[ww] = e2
+                age[ww] = 0
+        if run_best < best_e:
+            best_e = run_best
+            best[:, :] = run_best_grid
+            if n_trace < trace.shape[0]:
+                trace[n_trace, 0] = evals
+                trace[n_trace, 1] = now() - t_start
+                trace[n_trace, 2] = best_e
+                n_trace += 1
+    return (best_e, evals, epochs, resets, local_searches, n_trace), timed_out
+
+
+@register
+class WorkersExplorersSwarm(Solver):
+    name = "native.pso-swarm"
+    family = "swarm"
+    encoding = "box-permutation"
+    Params = SwarmParams
+    deterministic = True
+    stochastic = True
+    description = ("the seed's workers/explorers swarm: 200 organisms, 90 % workers doing in-box "
+                   "swaps, explorers resampled, best worker x best explorer box-wise merge (numba)")
+
+    def warmup(self) -> None:
+        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
+        WorkersExplorersSwarm(organisms=10, hybrid=True, stagnation_limit=1).solve(
+            puzzle, Budget(max_seconds=5, max_evaluations=2000), 0)
+
+    def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
+        p = self.params
+        t_begin = now()
+        deadline_at = t_begin + budget.max_seconds
+        rng = np.random.default_rng(seed)
+        layout = bp.layout_of(puzzle)
+        givens = puzzle.grid().astype(np.int64)
+        counter = EvaluationCounter(budget.max_evaluations)
+        trace = np.zeros((TRACE_CAP, 3), dtype=np.float64)
+        best = bp.initial_state(puzzle, np.random.default_rng(seed))
+        n_workers = int(p.organisms * p.worker_ratio)
+        carry = (1 << 60, 0, 0, 0, 0, 0)
+        runs = 0
+        timed_out = False
+        for run in range(p.max_restarts):
+            hive = bp.initial_population(puzzle, rng, p.organisms)
+            kernel_seed = (seed * 1_000_003 + run) & 0xFFFFFFFF
+            carry, timed_out = _run(
+                hive, givens, layout.cells, layout.n_free, puzzle.box, n_workers, p.max_epochs,
+                p.max_age, p.mutation_rate, p.hybrid, p.stagnation_limit, p.local_search_rounds,
+                counter.remaining, deadline_at, float(budget.target), kernel_seed, t_begin,
+                trace, best, carry)
+            runs += 1
+            if timed_out or carry[0] <= budget.target or carry[1] >= counter.remaining:
+                break
+        best_e, evals, epochs, resets, local_searches, n_trace = carry
+        if best_e >= 1 << 60:  # budget too small to evaluate anything
+            best_e = int(bp.error(best, puzzle.box))
+        counter.add(int(evals))
+        rows = [(int(ev), float(s), float(b)) for ev, s, b in trace[:n_trace]]
+        return Outcome(
+            grid=best, claims_solved=bool(best_e == 0), evaluations=counter.count,
+            iterations=int(epochs), restarts=max(runs - 1, 0), best_energy=float(best_e),
+            counters={"epochs": int(epochs), "worker_resets": int(resets),
+                      "local_searches": int(local_searches), "runs": int(runs)},
+            trace=rows, extra={"timed_out": int(bool(timed_out))})
+
+
+register(WorkersExplorersSwarm, name="native.pso-swarm-hybrid", hybrid=True,
+         description="native.pso-swarm with the seed's hybrid exercise: steepest in-box local "
+                     "search on the best after 500 stagnant epochs")

@@ -1,0 +1,129 @@
+"""Campaigns: resumable after SIGKILL, seeds from the run's identity, bad input stops early."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.bench.campaign import plan, run_campaign
+from sudoku_compare.bench.cli import main
+from sudoku_compare.bench.seeding import derive_seed, run_id
+from sudoku_compare.bench.store import Store
+from sudoku_compare.problems.errors import InputError
+
+from .fixtures_solvers import MODULE
+
+ROOT = Path(__file__).resolve().parents[1]
+EASY = "000260701680070090190004500820100040004602900050003028009300074040050036703018000"
+SEEDS = 12
+
+
+def test_seeds_and_run_ids_are_stable_and_distinct():
+    a = derive_seed(0, "native.sa", {"t0": 1.0}, EASY, 3)
+    assert a == derive_seed(0, "native.sa", {"t0": 1.0}, EASY, 3)
+    assert len({derive_seed(0, "native.sa", {}, EASY, k) for k in range(50)}) == 50
+    assert derive_seed(1, "native.sa", {}, EASY, 0) != derive_seed(0, "native.sa", {}, EASY, 0)
+    b = Budget(1.0).to_dict()
+    assert run_id("x", {}, EASY, 0, b) != run_id("x", {}, EASY, 0, Budget(2.0).to_dict())
+
+
+def test_the_plan_does_not_depend_on_solver_order():
+    p1 = {r.task.key: r.task.seed for r in plan(["native.backtracking", "native.norvig"],
+                                                [EASY], 3, Budget(1.0))[1]}
+    p2 = {r.task.key: r.task.seed for r in plan(["native.norvig", "native.backtracking"],
+                                                [EASY], 3, Budget(1.0))[1]}
+    assert p1 == p2 and len(p1) == 6
+
+
+def test_bad_input_raises_before_any_work(tmp_path):
+    with pytest.raises(InputError, match="unknown solver"):
+        run_campaign(["native.nope"], [EASY], 1, Budget(1.0), tmp_path / "x.db")
+    with pytest.raises(InputError, match="max_calls"):
+        run_campaign(["native.backtracking"], [EASY], 1, Budget(1.0), tmp_path / "x.db",
+                     params={"native.backtracking": ["bogus=1"]})
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_a_malformed_puzzle_file_stops_run_with_exit_2_before_any_db_write(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(EASY + "\n" + EASY[:-1] + "\n")
+    db = tmp_path / "r.db"
+    code = main(["run", "--solvers", "native.backtracking", "--puzzles", str(bad), "--db", str(db)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and f"{bad}:2:" in err
+    assert not db.exists()
+
+
+def test_run_cli_resumes_and_reports(tmp_path, capsys):
+    db = tmp_path / "r.db"
+    args = ["run", "--solvers", "native.backtracking", "--puzzles", EASY, "--seeds", "2",
+            "--db", str(db), "--no-progress", "--max-seconds", "5"]
+    assert main(args) == 0
+    assert "2 run now, 0 already" in capsys.readouterr().out
+    assert main(args) == 0
+    assert "0 run now, 2 already" in capsys.readouterr().out
+    with Store(db) as store:
+        rows = store.runs()
+        (camp,) = store.campaigns()
+    assert [r["status"] for r in rows] == ["solved", "solved"]
+    assert camp["planned_runs"] == 2 and camp["machine"]["cores"] >= 1
+    assert "numpy" in camp["machine"]["libraries"]
+
+
+DRIVER = """
+import sys
+from sudoku_compare.bench.budget import Budget
+from sudoku_compare.bench.campaign import run_campaign
+run_campaign(["test.slow", "native.backtracking"], [sys.argv[2]], int(sys.argv[3]), Budget(5.0),
+             sys.argv[1], workers=1, progress=False, imports=[sys.argv[4]])
+"""
+
+
+def _count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_a_campaign_killed_midway_and_rerun_has_every_run_exactly_once(tmp_path):
+    db = tmp_path / "kill.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-c", DRIVER, str(db), EASY, str(SEEDS), MODULE]
+    proc = subprocess.Popen(cmd, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 90
+    while _count(db) < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = _count(db)
+    assert 3 <= done_before < 2 * SEEDS, "the kill must land midway"
+    result = run_campaign(["test.slow", "native.backtracking"], [EASY], SEEDS, Budget(5.0), db,
+                          progress=False, imports=[MODULE])
+    assert result.skipped == done_before
+    assert result.executed == 2 * SEEDS - done_before
+    with sqlite3.connect(db) as conn:
+        ids = [r[0] for r in conn.execute("SELECT run_id FROM runs")]
+    assert len(ids) == len(set(ids)) == 2 * SEEDS
+    assert len(result.rows) == 2 * SEEDS
+    assert {r["status"] for r in result.rows} == {"unsolved", "solved"}
+
+
+def test_campaign_result_rows_and_dataframe(tmp_path):
+    result = run_campaign(["test.crash", "test.cheat"], [EASY], 1, Budget(1.0),
+                          tmp_path / "c.db", progress=False, imports=[MODULE])
+    assert sorted(r["status"] for r in result.rows) == ["error", "invalid"]
+    pytest.importorskip("pandas")
+    df = result.to_dataframe()
+    assert len(df) == 2 and "status" in df.columns
+    assert "test.crash" in result.summary_text()

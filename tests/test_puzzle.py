@@ -1,0 +1,50 @@
+import numpy as np
+import pytest
+
+from sudoku_compare.problems.parsing import parse_line
+from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.topology import box_for_cells, topology
+
+EASY0 = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+
+
+@pytest.mark.parametrize("box", [2, 3, 4, 5])
+def test_units_and_peers(box):
+    t = topology(box)
+    side = box * box
+    assert t.units.shape == (3 * side, side)
+    assert t.n_peers == 3 * side - 2 * box - 1
+    # every unit holds each cell once; each cell is in exactly 3 units
+    counts = np.bincount(t.units.ravel(), minlength=side * side)
+    assert (counts == 3).all()
+    for c in (0, side * side - 1, side + 1):
+        peers = set(int(p) for p in t.peers[c])
+        assert c not in peers
+        brute = {d for d in range(side * side) if d != c and (
+            d // side == c // side or d % side == c % side or t.box_of[d] == t.box_of[c])}
+        assert peers == brute
+    assert box_for_cells(side ** 2) == box
+
+
+def test_nine_by_nine_has_twenty_peers():
+    assert topology(3).n_peers == 20
+
+
+def test_candidates_are_the_digits_no_peer_holds():
+    p = parse_line(EASY0)
+    # cell 1 (row 0, col 1): row has 9 2 5 4 3, column 2 5 9 4 8, box 9 2 1 5 8
+    assert p.candidates(1) == [6, 7]
+    grid = p.grid()
+    grid[0, 1] = 6
+    assert 6 not in p.candidates(2, grid)
+
+
+def test_puzzle_is_immutable_and_grids_are_fresh():
+    p = parse_line(EASY0)
+    g = p.grid()
+    g[0, 0] = 0
+    assert p.grid()[0, 0] == 9
+    with pytest.raises(AttributeError):
+        p.box = 4
+    assert Puzzle.from_grid(p.grid()) == p
+    assert p.n_givens + p.n_empty == 81 and p.n_empty == 36
