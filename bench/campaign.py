@@ -194,7 +194,7 @@ def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], se
             identity = line if occurrence == 0 else f"{line}#{occurrence}"
             for k in range(seeds):
                 rid = run_id(name, p, identity, k, b, campaign_seed)
-                seed = derive_seed(campaign_seed, name, p, identity, k)
+                seed = derive_seed(campaign_seed, identity, k)
                 task = Task(name, line, budget, seed, p, tuple(imports), rid)
                 runs.append(PlannedRun(task, {
                     "run_id": rid, "solver": name, "family": spec.family,

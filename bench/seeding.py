@@ -16,11 +16,15 @@ def _digest(*parts: Any) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-def derive_seed(campaign_seed: int, solver: str, params: dict | None, puzzle: str,
-                seed_index: int) -> int:
-    """A 31-bit seed for one run from the campaign seed and the run's identity."""
-    return int.from_bytes(_digest(campaign_seed, solver, params or {}, puzzle, seed_index)[:4],
-                          "big") & 0x7FFFFFFF
+def derive_seed(campaign_seed: int, puzzle: str, seed_index: int) -> int:
+    """A 31-bit seed for one run from the campaign seed, the puzzle and the seed index.
+
+    The solver and its parameters are deliberately left out: every solver of a campaign gets
+    the same seed on the same puzzle and seed index, so a native solver and the library
+    adapter of its family start from the same seeded initial state (DESIGN.md, fairness).
+    The run id, which must tell solvers apart, does include them.
+    """
+    return int.from_bytes(_digest(campaign_seed, puzzle, seed_index)[:4], "big") & 0x7FFFFFFF
 
 
 def run_id(solver: str, params: dict | None, puzzle: str, seed_index: int, budget: dict,

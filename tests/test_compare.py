@@ -80,21 +80,3 @@ def test_compare_end_to_end(tiny_set, tmp_path):
     for f in svgs:
         assert ET.parse(f).getroot().tag.endswith("svg")
         assert f"cmp_figures/{f.name}" in text
-
-
-def test_in_process_fallback_runner_writes_and_resumes(tiny_set, tmp_path):
-    from sudoku_compare.bench.budget import Budget
-    from sudoku_compare.bench.reporting import inprocess
-
-    db = tmp_path / "fallback.db"
-    for _ in range(2):  # the second call finds every run done and adds nothing
-        inprocess.run_campaign(["native.backtracking"], [str(tiny_set)], 2, Budget(2.0), str(db),
-                               progress=False, command="test")
-    with Store(db, readonly=True) as store:
-        runs = store.runs()
-        (campaign,) = store.campaigns()
-    assert len(runs) == 4 and campaign["planned_runs"] == 4
-    assert {r["status"] for r in runs} == {"solved"}
-    assert sorted(r["puzzle_index"] for r in runs) == [0, 0, 1, 1]
-    assert len({r["seed"] for r in runs}) == 4
-    assert campaign["config"]["runner"] == inprocess.RUNNER

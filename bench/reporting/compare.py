@@ -234,15 +234,9 @@ Runner = Callable[..., object]
 
 
 def campaign_runner() -> tuple[Runner, str]:
-    """The bench's isolated campaign runner, or the in-process fallback when it is absent."""
-    try:
-        from sudoku_compare.bench.campaign import run_campaign
-    except ModuleNotFoundError as exc:
-        if exc.name != "sudoku_compare.bench.campaign":
-            raise
-        from .inprocess import RUNNER, run_campaign
+    """The bench's isolated campaign runner (child processes, hard deadline, memory cap)."""
+    from sudoku_compare.bench.campaign import run_campaign
 
-        return run_campaign, RUNNER
     return run_campaign, "bench.campaign (isolated worker processes)"
 
 
