@@ -246,9 +246,9 @@ def test_ga_adapters_are_silent(name, capfd):
 
 
 def test_deap_leaves_no_creator_duplicates():
+    require("deap.ga")
     from deap import creator
 
-    require("deap.ga")
     run("deap.ga", seed=1, max_evaluations=600)
     run("deap.ga", seed=1, max_evaluations=600)
     assert hasattr(creator, "SudokuCompareRowIndividual")
