@@ -18,13 +18,8 @@ from .solver import parse_params
 from .verify import verify
 
 
-def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed: int = 0,
-          params: list[str] | dict[str, Any] | None = None) -> tuple[Outcome, Puzzle]:
-    """Solve one puzzle with one solver, in this process, and verify the grid.
-
-    Returns the verified :class:`Outcome` and the puzzle. (Isolated runs with a hard
-    deadline are the campaign runner's job.)
-    """
+def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None):
+    """The spec, the puzzle and typed parameter overrides; bad input raises ``InputError``."""
     spec = registry.get(solver)
     ok, reason = spec.availability()
     if not ok:
@@ -33,6 +28,17 @@ def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed:
         raise InputError(f"{solver} is unavailable: {reason}")
     pz = resolve_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     overrides = parse_params(spec.cls.Params, params, solver) if isinstance(params, list) else (params or {})
+    return spec, pz, overrides
+
+
+def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed: int = 0,
+          params: list[str] | dict[str, Any] | None = None) -> tuple[Outcome, Puzzle]:
+    """Solve one puzzle with one solver, in this process, and verify the grid.
+
+    Returns the verified :class:`Outcome` and the puzzle. (Isolated runs with a hard
+    deadline are the campaign runner's job.)
+    """
+    spec, pz, overrides = _prepare(solver, puzzle, params)
     instance = spec.create(**overrides)
     instance.warmup()
     budget = budget or Budget()
@@ -54,14 +60,7 @@ def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = No
     """Like :func:`solve`, but in a fresh worker process with a hard deadline and memory cap."""
     from .runner import DEFAULT_MEMORY_MB, Task, run_isolated
 
-    spec = registry.get(solver)
-    ok, reason = spec.availability()
-    if not ok:
-        from sudoku_compare.problems.errors import InputError
-
-        raise InputError(f"{solver} is unavailable: {reason}")
-    pz = resolve_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
-    overrides = parse_params(spec.cls.Params, params, solver) if isinstance(params, list) else (params or {})
+    spec, pz, overrides = _prepare(solver, puzzle, params)
     spec.create(**overrides)  # a bad value fails here, not in the worker
     task = Task(solver, pz.to_line(), budget or Budget(), seed, dict(overrides))
     return run_isolated(task, memory_mb=memory_mb or DEFAULT_MEMORY_MB), pz
