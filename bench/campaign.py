@@ -251,7 +251,8 @@ def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | 
     db = Path(db)
     with Store(db) as store:
         store.add_campaign(campaign_id, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                           command or shlex.join(sys.argv), config, machine_info(), len(runs))
+                           command or shlex.join(sys.argv), config, machine_info(), len(runs),
+                           [r.task.key for r in runs])
         finished = store.finished_run_ids()
         todo = [r for r in runs if r.task.key not in finished]
         by_key = {r.task.key: r for r in todo}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,14 @@ CREATE TABLE IF NOT EXISTS runs (
     finished_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_by_campaign ON runs (campaign_id);
+-- the run ids a campaign planned: a rerun that extends an earlier campaign (one more solver)
+-- finds most of its runs already stored under the earlier campaign's id; this table lets a
+-- report tell "complete" from "partial" by run id, not by which campaign wrote the row
+CREATE TABLE IF NOT EXISTS campaign_runs (
+    campaign_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, run_id)
+);
 """
 
 JSON_COLUMNS = ("params", "counters", "trace", "extra", "versions", "violations")
@@ -99,11 +108,14 @@ class Store:
 
     # -- writing (the campaign driver only) ----------------------------------------
     def add_campaign(self, campaign_id: str, created_at: str, command: str, config: dict,
-                     machine: dict, planned_runs: int) -> None:
+                     machine: dict, planned_runs: int, run_ids: Sequence[str] = ()) -> None:
+        """Record a campaign (once) and, when given, the ids of the runs it plans."""
         self.conn.execute(
             "INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?, ?, ?, ?)",
             (campaign_id, created_at, command, json.dumps(config, sort_keys=True),
              json.dumps(machine, sort_keys=True), planned_runs))
+        self.conn.executemany("INSERT OR IGNORE INTO campaign_runs VALUES (?, ?)",
+                              [(campaign_id, r) for r in run_ids])
         self.conn.commit()
 
     def add_run(self, row: dict[str, Any]) -> None:
@@ -140,10 +152,19 @@ class Store:
         return out
 
     def campaigns(self) -> list[dict[str, Any]]:
+        """Every campaign; ``present_runs`` counts its planned run ids found in ``runs``
+        (None for a database written before planned ids were recorded)."""
+        try:
+            present = {row[0]: row[1] for row in self.conn.execute(
+                "SELECT c.campaign_id, COUNT(r.run_id) FROM campaign_runs c "
+                "LEFT JOIN runs r ON r.run_id = c.run_id GROUP BY c.campaign_id")}
+        except sqlite3.OperationalError:  # an older database opened read-only: no such table
+            present = {}
         out = []
         for r in self.conn.execute("SELECT * FROM campaigns ORDER BY created_at"):
             d = dict(r)
             d["config"] = json.loads(d["config"])
             d["machine"] = json.loads(d["machine"])
+            d["present_runs"] = present.get(d["campaign_id"])
             out.append(d)
         return out

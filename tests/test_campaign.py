@@ -94,6 +94,24 @@ def test_run_cli_resumes_and_reports(tmp_path, capsys):
     assert "numpy" in camp["machine"]["libraries"]
 
 
+def test_a_campaign_extending_an_earlier_one_is_complete_not_partial(tmp_path):
+    """One more solver on the same puzzles: the earlier runs count for the new campaign."""
+    from sudoku_compare.bench.reporting.summary import metadata
+
+    db = tmp_path / "ext.db"
+    run_campaign(["native.backtracking"], [EASY], 2, Budget(5.0), db, progress=False)
+    result = run_campaign(["native.backtracking", "native.dlx"], [EASY], 2, Budget(5.0), db,
+                          progress=False)
+    assert (result.executed, result.skipped) == (2, 2)
+    with Store(db, readonly=True) as store:
+        campaigns = store.campaigns()
+        runs = store.runs()
+    assert [c["present_runs"] for c in campaigns] == [2, 4]
+    meta = metadata(runs, campaigns, str(db), "test")
+    assert not meta.partial, meta.partial_reasons
+    assert [c.finished_runs for c in meta.campaigns] == [2, 4]
+
+
 DRIVER = """
 import sys
 from sudoku_compare.bench.budget import Budget

@@ -244,8 +244,12 @@ def metadata(runs: list[Run], campaigns: list[dict[str, Any]], db: str,
              report_command: str) -> Metadata:
     """Where and how the runs were made, and whether the campaign is complete."""
     per_campaign = Counter(r["campaign_id"] for r in runs)
+    # a campaign's runs may have been written by an earlier campaign it extends: count its
+    # planned run ids when the store recorded them, else the rows it wrote itself
     infos = [CampaignInfo(c["campaign_id"], c["created_at"], c.get("command"),
-                          int(c["planned_runs"]), per_campaign.get(c["campaign_id"], 0),
+                          int(c["planned_runs"]),
+                          c["present_runs"] if c.get("present_runs") is not None
+                          else per_campaign.get(c["campaign_id"], 0),
                           c.get("config") or {}, c.get("machine") or {}) for c in campaigns]
     reasons = [f"campaign {c.campaign_id}: {c.finished_runs} of {c.planned_runs} planned runs "
                "are in the database" for c in infos if c.finished_runs < c.planned_runs]
