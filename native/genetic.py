@@ -27,6 +27,15 @@ again, as GeneticSharp only evaluates chromosomes whose fitness is unset. The ru
 more than ``budget.max_evaluations`` fitnesses: a generation cut by the budget keeps only the
 children it could evaluate. The deadline is checked once per generation.
 
+Variants (configured, not subclassed): ``native.ga-memetic`` adds a hill climb on each child
+after mutation (``local_search`` = 200 random row swaps, each kept when it does not raise the
+energy, so sideways moves drift across plateaus; the deltas come from the encoding's count
+tables and each one is an evaluation, counted and cut by the budget like a fitness) and restarts
+until the budget is spent (``max_restarts=-1``). Measured on easy51 x 5 seeds at 30 s per run
+(2 shared cores): 245/255 solved, median 0.25 s, against the seed GA's 15/50 on easy51:0:10. It
+stalls at energy 2 on a few puzzles (easy51:49 for every seed). ``native.ga-restarts`` is the
+seed GA with unlimited restarts only, the ablation that separates the two changes.
+
 Reproducibility: each initial population is drawn with ``numpy.random.default_rng(seed)`` through
 the shared encoding (so a library adapter with the same seed can start from the same
 individuals); the operators use numba's generator, seeded inside the kernel from the run seed
@@ -35,6 +44,7 @@ and the restart index.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -61,25 +71,62 @@ class GeneticParams:
     max_generations: int = 400
     #: restart when the best fitness is unchanged this many generations (seed: 80)
     stagnation: int = 80
+    #: restarts from a fresh population after a run ends unsolved (seed: 5; -1: until the
+    #: budget is spent)
     max_restarts: int = 5
     crossover_probability: float = 0.75
     #: per row of each child (seed: 0.2)
     mutation_probability: float = 0.2
     selection: Literal["elite", "tournament"] = "elite"
     tournament_size: int = 2
+    #: row-swap proposals per child after mutation, each kept when it does not raise the
+    #: energy (a hill climb with sideways moves; 0: none, the seed's GA; native.ga-memetic)
+    local_search: int = 0
 
     def __post_init__(self) -> None:
         if self.population < 2 or self.max_generations < 1 or self.stagnation < 1:
             raise ValueError("population >= 2, max_generations >= 1, stagnation >= 1")
         if self.selection not in ("elite", "tournament"):
             raise ValueError("selection must be elite or tournament")
-        if self.tournament_size < 1 or self.max_restarts < 0:
-            raise ValueError("tournament_size >= 1, max_restarts >= 0")
+        if self.tournament_size < 1 or self.max_restarts < -1:
+            raise ValueError("tournament_size >= 1, max_restarts >= -1")
+
+
+@numba.njit(cache=True)
+def _climb(state, e, box, free_cols, n_free, movable, cols, boxes, proposals, max_evals, evals,
+           target):
+    """Up to ``proposals`` random row swaps on ``state`` (in place), each kept when its delta
+    is <= 0; one evaluation each. Returns (energy, evals)."""
+    n = box * box
+    cols[:, :] = 0
+    boxes[:, :] = 0
+    for r in range(n):
+        for c in range(n):
+            d = state[r, c]
+            cols[c, d] += 1
+            boxes[(r // box) * box + c // box, d] += 1
+    for _ in range(proposals):
+        if evals >= max_evals or e <= target:
+            break
+        u = movable[np.random.randint(movable.size)]
+        m = n_free[u]
+        q = np.random.randint(m * (m - 1))
+        i = q // (m - 1)
+        j = q % (m - 1)
+        if j >= i:
+            j += 1
+        d = rp.swap_delta_counted(cols, boxes, state, u, free_cols[u, i], free_cols[u, j], box)
+        evals += 1
+        if d <= 0:
+            rp.apply_swap_counted(cols, boxes, state, u, free_cols[u, i], free_cols[u, j], box)
+            e += d
+    return e, evals
 
 
 @numba.njit(cache=True)
 def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament_size,
-            max_evals, deadline_at, target, seed, t_start, evals, best, best_e, trace, n_trace):
+            local_search, max_evals, deadline_at, target, seed, t_start, evals, best, best_e,
+            trace, n_trace):
     """One GA run from ``pop`` (modified). Returns (best, best_e, evals, generations, n_trace,
     timed_out); ``best``/``best_e``/``evals``/``n_trace`` carry over from earlier restarts."""
     np.random.seed(seed)
@@ -110,6 +157,9 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
     cuts_a = np.zeros(n, dtype=np.int64)
     cuts_b = np.zeros(n, dtype=np.int64)
     used = np.zeros(n + 1, dtype=np.bool_)
+    cols = np.zeros((n, n + 1), dtype=np.int64)
+    boxes = np.zeros((n, n + 1), dtype=np.int64)
+    movable = np.flatnonzero(n_free >= 2)
     while (best_e > target and generations < max_gen and stagnant < stagnation
            and evals < max_evals):
         if now() >= deadline_at:
@@ -160,8 +210,12 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
                 j = np.random.randint(m)
                 if i != j:
                     rp.apply_swap(children[c], r, free_cols[r, i], free_cols[r, j])
-            child_fit[c] = rp.energy(children[c], box)
+            e = rp.energy(children[c], box)
             evals += 1
+            if local_search > 0 and e > target and movable.size > 0:
+                e, evals = _climb(children[c], e, box, free_cols, n_free, movable, cols, boxes,
+                                  local_search, max_evals, evals, target)
+            child_fit[c] = e
             kept += 1
             if child_fit[c] < best_e:
                 best_e = child_fit[c]
@@ -204,8 +258,8 @@ class GeneticAlgorithm(Solver):
 
     def warmup(self) -> None:
         puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
-        for selection in ("elite", "tournament"):
-            GeneticAlgorithm(population=10, selection=selection).solve(
+        for selection, local_search in (("elite", 0), ("tournament", 5)):
+            GeneticAlgorithm(population=10, selection=selection, local_search=local_search).solve(
                 puzzle, Budget(max_seconds=5, max_evaluations=200), 0)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
@@ -222,7 +276,8 @@ class GeneticAlgorithm(Solver):
         evals = n_trace = generations = restarts = 0
         timed_out = False
         tournament = p.tournament_size if p.selection == "tournament" else 0
-        for restart in range(p.max_restarts + 1):
+        restart_range = itertools.count() if p.max_restarts < 0 else range(p.max_restarts + 1)
+        for restart in restart_range:
             if evals >= limit or timed_out or best_e <= budget.target:
                 break
             if restart and now() >= deadline_at:
@@ -233,7 +288,8 @@ class GeneticAlgorithm(Solver):
             kernel_seed = (seed * 1_000_003 + restart) & 0xFFFFFFFF
             best, best_e, evals, gens, n_trace, timed_out = _evolve(
                 pop, puzzle.box, layout.free_cols, layout.n_free, p.crossover_probability,
-                p.mutation_probability, p.max_generations, p.stagnation, tournament, limit,
+                p.mutation_probability, p.max_generations, p.stagnation, tournament,
+                p.local_search, limit,
                 deadline_at, float(budget.target), kernel_seed, t_begin, evals, best, best_e,
                 trace, n_trace)
             generations += int(gens)
@@ -245,3 +301,13 @@ class GeneticAlgorithm(Solver):
             best_energy=float(best_e) if best_e < BIG else None,
             counters={"generations": generations},
             trace=rows, extra={"timed_out": int(bool(timed_out))})
+
+
+register(GeneticAlgorithm, name="native.ga-memetic", local_search=200, max_restarts=-1,
+         description=("native.ga plus a row-swap hill climb (200 proposals, sideways moves "
+                      "kept) on every child, restarting until the budget is spent (numba)"))
+
+
+register(GeneticAlgorithm, name="native.ga-restarts", max_restarts=-1,
+         description="native.ga restarting with a fresh population until the budget is spent "
+                     "(the seed stops after 5 restarts)")

@@ -11,7 +11,12 @@ from sudoku_compare.bench import registry
 from sudoku_compare.bench.api import solve
 from sudoku_compare.bench.budget import Budget
 from sudoku_compare.bench.outcome import Status
-from sudoku_compare.native.annealing import AnnealingParams, SimulatedAnnealing, levels_per_phase
+from sudoku_compare.native.annealing import (
+    AnnealingParams,
+    SimulatedAnnealing,
+    levels_per_phase,
+    move_table,
+)
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.puzzle import Puzzle
@@ -38,6 +43,7 @@ def test_registered_variants():
     assert registry.create("native.sa-reheat").params.reheat_stagnation == 50
     assert registry.create("native.sa-reheat").params.reheat_factor == 0.5
     assert registry.create("native.sa-presolve").params.presolve
+    assert registry.create("native.sa-restarts").params.max_restarts == -1
     p = AnnealingParams()
     assert (p.t0, p.alpha, p.iterations_per_temperature, p.t_min, p.max_restarts) == \
         (1.0, 0.999, 100, 0.001, 5)
@@ -70,6 +76,39 @@ def test_evaluation_budget_is_exact(limit, params):
         assert out.evaluations == limit
     # one evaluation per proposal plus one full energy per start state
     assert out.evaluations == out.counters["moves"] + out.restarts + 1
+
+
+@pytest.mark.parametrize("use_box", [False, True])
+def test_move_table_lists_every_pair_of_free_cells_of_a_unit_once(use_box):
+    puzzle = Puzzle.from_string(HARD)
+    free = puzzle.grid() == 0
+    r1, c1, r2, c2, n_pairs = move_table(puzzle, use_box)
+    seen = set()
+    for u in range(n_pairs.size):
+        for k in range(n_pairs[u]):
+            a, b = (int(r1[u, k]), int(c1[u, k])), (int(r2[u, k]), int(c2[u, k]))
+            assert free[a] and free[b] and a != b
+            if use_box:
+                assert (a[0] // 3, a[1] // 3) == (b[0] // 3, b[1] // 3)
+            else:
+                assert a[0] == b[0]
+            seen.add(frozenset((a, b)))
+    expected = 0
+    for unit in range(9):
+        if use_box:
+            m = int(free[3 * (unit // 3):3 * (unit // 3) + 3, 3 * (unit % 3):3 * (unit % 3) + 3].sum())
+        else:
+            m = int(free[unit].sum())
+        expected += m * (m - 1) // 2
+    assert len(seen) == int(n_pairs.sum()) == expected
+
+
+def test_the_kernel_leaves_the_global_generators_alone():
+    """The moves' generator lives in the kernel: NumPy's global state is not drawn from."""
+    np.random.seed(123)
+    before = np.random.get_state()[1].copy()
+    run(Puzzle.from_string(HARD), 0, Budget(max_seconds=10, max_evaluations=20_000))
+    assert np.array_equal(np.random.get_state()[1], before)
 
 
 def test_reheats_happen_and_are_counted():
@@ -166,3 +205,23 @@ def test_cli_done_when_easy51_1_is_solved_with_a_trace():
     assert out.evaluations > 0 and out.trace and out.restarts >= 0
     again, _ = solve("native.sa", "easy51:1", Budget(max_seconds=10), seed=1)
     assert again.grid_line() == out.grid_line() and again.counters == out.counters
+
+
+def test_perf_rate_counts_the_evaluations_it_divides():
+    from sudoku_compare.bench.perf.metaheuristics import _rate
+
+    n, wall, rate, cpu_rate = _rate("native.sa", Puzzle.from_string(EASY51_0), 50_000, 10.0,
+                                    repeats=3)
+    assert n == 50_000  # target -1: never solved, so the whole budget is spent
+    assert rate == pytest.approx(n / wall) and cpu_rate > 0
+
+
+def test_perf_ratio_pairs_native_and_simanneal_runs():
+    pytest.importorskip("simanneal")
+    from sudoku_compare.bench.perf.metaheuristics import _paired_ratio
+
+    n, wall, rate, cpu_rate, ratio, cpu_ratio = _paired_ratio(
+        Puzzle.from_string(EASY51_0), 50_000, 2_000, 1, {})
+    assert n == 2_000  # simanneal spent exactly its budget (target -1)
+    assert rate == pytest.approx(n / wall) and cpu_rate > 0
+    assert ratio > 1 and cpu_ratio > 1  # a compiled delta loop beats a Python one
