@@ -105,3 +105,25 @@ def test_merge_mixes_parents():
     assert np.array_equal(child[0:3, 0:3], b[0:3, 0:3])
     assert np.array_equal(child[0:3, 3:6], a[0:3, 3:6])
     assert np.array_equal(a, bp.merge_boxes(a, b, np.zeros(9, dtype=np.bool_), 3))
+
+
+def test_counted_delta_equals_swap_delta_and_tables_stay_in_step():
+    """The O(1) counted delta (used by the hybrid swarm's plateau walk) equals the O(N) one on
+    every size 2..4, and ``apply_swap_counted`` keeps the row/column tables equal to a recount."""
+    rng = np.random.default_rng(7)
+    for box in (2, 3, 4):
+        puzzle = random_puzzle(box, 40 + box, 0.3)
+        layout = bp.layout_of(puzzle)
+        state = bp.initial_state(puzzle, rng)
+        rows, cols = bp.line_counts(state, box)
+        e = bp.error(state, box)
+        for _ in range(3_000):
+            r1, c1, r2, c2 = bp.random_box_swap(rng, layout)
+            d = bp.swap_delta_counted(rows, cols, state, r1, c1, r2, c2)
+            assert d == bp.swap_delta(state, r1, c1, r2, c2, box)
+            bp.apply_swap_counted(rows, cols, state, r1, c1, r2, c2)
+            e += d
+        assert e == bp.error(state, box)
+        fresh_rows, fresh_cols = bp.line_counts(state, box)
+        assert np.array_equal(rows, fresh_rows) and np.array_equal(cols, fresh_cols)
+        assert bp.is_box_permutation(state, puzzle)
