@@ -220,8 +220,9 @@ def test_perf_ratio_pairs_native_and_simanneal_runs():
     pytest.importorskip("simanneal")
     from sudoku_compare.bench.perf.metaheuristics import _paired_ratio
 
-    n, wall, rate, cpu_rate, ratio, cpu_ratio = _paired_ratio(
+    n, wall, rate, cpu_rate, ratio, cpu_ratio, native_rate = _paired_ratio(
         Puzzle.from_string(EASY51_0), 50_000, 2_000, 1, {})
     assert n == 2_000  # simanneal spent exactly its budget (target -1)
     assert rate == pytest.approx(n / wall) and cpu_rate > 0
     assert ratio > 1 and cpu_ratio > 1  # a compiled delta loop beats a Python one
+    assert native_rate == pytest.approx(ratio * rate)  # one repeat: the ratio of these two

@@ -50,20 +50,23 @@ def _rate(name: str, puzzle: Puzzle, evaluations: int, seconds: float, repeats: 
 
 
 def _paired_ratio(puzzle: Puzzle, evals: int, lib_evals: int, repeats: int,
-                  params: dict) -> tuple[int, float, float, float, float, float]:
+                  params: dict) -> tuple[int, float, float, float, float, float, float]:
     """simanneal's (evaluations, wall s, evals/s, evals/CPU-s) of its median-rate run, and the
     median over ``repeats`` of native.sa / simanneal in wall and in CPU time, each ratio from a
     native.sa run and a simanneal run made back to back: on a shared machine the load changes
-    within seconds, and a ratio of rates measured minutes apart would measure that too."""
-    lib, wall, cpu = [], [], []
+    within seconds, and a ratio of rates measured minutes apart would measure that too.
+    Last, the median wall rate of those paired native.sa runs."""
+    lib, wall, cpu, nat = [], [], [], []
     for _ in range(repeats):
         _, _, nat_r, nat_cpu = _rate("native.sa", puzzle, evals, 60.0)
         n, dt, r, r_cpu = _rate("simanneal.sa", puzzle, lib_evals, 60.0, **params)
         lib.append((r, n, dt, r_cpu))
+        nat.append(nat_r)
         wall.append(nat_r / r)
         cpu.append(nat_cpu / r_cpu)
     r, n, dt, r_cpu = sorted(lib)[len(lib) // 2]
-    return n, dt, r, r_cpu, statistics.median(wall), statistics.median(cpu)
+    return (n, dt, r, r_cpu, statistics.median(wall), statistics.median(cpu),
+            statistics.median(nat))
 
 
 def throughput_table(quick: bool) -> PerfTable:
@@ -85,9 +88,11 @@ def throughput_table(quick: bool) -> PerfTable:
         for label, params in (("adapter default (copy 'method', delta moves)", {}),
                               ("copy_strategy=deepcopy (simanneal's default copy)",
                                {"copy_strategy": "deepcopy"})):
-            n, dt, r, r_cpu, wall, cpu = _paired_ratio(puzzle, evals, lib_evals, repeats, params)
+            n, dt, r, r_cpu, wall, cpu, nat = _paired_ratio(puzzle, evals, lib_evals, repeats,
+                                                            params)
             rows.append(["simanneal.sa", label, n, dt, round(r), round(r_cpu),
-                         f"native.sa / this = {wall:.0f}x wall, {cpu:.0f}x CPU"])
+                         f"native.sa / this = {wall:.0f}x wall, {cpu:.0f}x CPU "
+                         f"(paired native.sa runs: {nat / 1e6:.1f} M/s wall)"])
     else:
         why = "not registered" if "simanneal.sa" not in reg else reg["simanneal.sa"].availability()[1]
         rows.append(["simanneal.sa", "-", "-", "-", "-", "-", why])
