@@ -41,6 +41,7 @@ def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed:
     spec, pz, overrides = _prepare(solver, puzzle, params)
     instance = spec.create(**overrides)
     instance.warmup()
+    instance.warmup_for(pz)
     budget = budget or Budget()
     start = time.perf_counter()
     try:

@@ -124,6 +124,9 @@ def _run_one(task: Task, warm: set[str], conn: Connection) -> dict[str, Any]:
     if task.solver not in warm:
         solver.warmup()
         warm.add(task.solver)
+    if (sized := f"{task.solver}@{puzzle.box}") not in warm:
+        solver.warmup_for(puzzle)
+        warm.add(sized)
     versions = versions_of(spec)
     conn.send(("started", task.key))
     start = time.perf_counter()

@@ -61,6 +61,14 @@ class Solver:
     def warmup(self) -> None:
         """Compile kernels / import the library, so the first measured run is not the slowest."""
 
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        """Compile what this puzzle's size needs beyond :meth:`warmup` (default: nothing).
+
+        The runner calls it once per (solver, box size) before the timed solve, so a kernel
+        specialised per size is compiled outside the measured time without compiling every
+        size up front.
+        """
+
     # -- availability ---------------------------------------------------------------
     @classmethod
     def availability(cls) -> tuple[bool, str]:

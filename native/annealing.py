@@ -62,8 +62,20 @@ from sudoku_compare.problems.puzzle import Puzzle
 SCHEDULES = ("exponential", "linear", "logarithmic")
 NEIGHBOURHOODS = ("row", "box")
 TRACE_CAP = 4096
-#: box sizes compiled by warmup() (4x4, 9x9, 16x16); 25x25 compiles on first use
-WARM_BOXES = (2, 3, 4)
+#: box sizes whose kernels this process has compiled (warmup: 9x9; warmup_for: the others)
+_COMPILED_BOXES: set[int] = set()
+
+
+def _compile_for_box(box: int) -> None:
+    """Compile (or load from numba's cache) the kernels of one box size, once per process."""
+    if box in _COMPILED_BOXES:
+        return
+    puzzle = Puzzle(box, (1,) + (0,) * (box ** 4 - 1))
+    for neighbourhood in NEIGHBOURHOODS:
+        for presolve in (False, True) if neighbourhood == "row" else (False,):
+            solver = SimulatedAnnealing(neighbourhood=neighbourhood, presolve=presolve)
+            solver.solve(puzzle, Budget(max_seconds=5, max_evaluations=500), 0)
+    _COMPILED_BOXES.add(box)
 #: start states drawn at a time when restarts are unlimited
 RESTART_BATCH = 8
 #: bound on the energy rise of one swap (6 units change by at most +1 each; 12 leaves room)
@@ -315,12 +327,12 @@ class SimulatedAnnealing(Solver):
                    "0.001, 100 moves a level, 5 restarts (numba)")
 
     def warmup(self) -> None:
-        # one compilation per box size (box is a compile-time constant of the kernel)
-        for box in WARM_BOXES:
-            puzzle = Puzzle(box, (1,) + (0,) * (box ** 4 - 1))
-            for neighbourhood in NEIGHBOURHOODS:
-                solver = SimulatedAnnealing(neighbourhood=neighbourhood, presolve=box == 2)
-                solver.solve(puzzle, Budget(max_seconds=5, max_evaluations=500), 0)
+        # box is a compile-time constant of the kernel, so each size is its own compilation
+        # (~9 s cold); 9x9 here, any other size in warmup_for when a campaign first meets it
+        _compile_for_box(3)
+
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        _compile_for_box(puzzle.box)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -226,3 +226,11 @@ def test_perf_ratio_pairs_native_and_simanneal_runs():
     assert rate == pytest.approx(n / wall) and cpu_rate > 0
     assert ratio > 1 and cpu_ratio > 1  # a compiled delta loop beats a Python one
     assert native_rate == pytest.approx(ratio * rate)  # one repeat: the ratio of these two
+
+
+def test_warmup_for_compiles_a_box_size_once():
+    from sudoku_compare.native import annealing
+
+    solver = SimulatedAnnealing()
+    solver.warmup_for(Puzzle(2, (1,) + (0,) * 15))
+    assert 2 in annealing._COMPILED_BOXES
