@@ -195,7 +195,8 @@ def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], se
             for k in range(seeds):
                 rid = run_id(name, p, identity, k, b, campaign_seed)
                 seed = derive_seed(campaign_seed, identity, k)
-                task = Task(name, line, budget, seed, p, tuple(imports), rid)
+                task = Task(name, line, budget, seed, p, tuple(imports), rid,
+                            spec.cls.__module__)
                 runs.append(PlannedRun(task, {
                     "run_id": rid, "solver": name, "family": spec.family,
                     "origin": spec.origin, "encoding": spec.encoding, "params": full,

@@ -54,10 +54,15 @@ class LocalProcessExecutor(Executor):
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[tuple[Task, Outcome]]:
         queue = deque(tasks)
         pool = self._workers(len(queue))
+        warmed: dict[int, set[str]] = {id(w): set() for w in pool}
+        started: set[str] = set()
         while queue or any(w.task is not None for w in pool):
             for w in pool:
                 if w.task is None and queue:
-                    w.submit(queue.popleft())
+                    task = _next_for(queue, warmed[id(w)], started)
+                    warmed[id(w)].add(task.unit)
+                    started.add(task.unit)
+                    w.submit(task)
             busy = [w for w in pool if w.task is not None]
             for w in busy:
                 task = w.task
@@ -75,3 +80,19 @@ class LocalProcessExecutor(Executor):
         for w in self._pool:
             w.close()
         self._pool = []
+
+
+def _next_for(queue: deque[Task], warmed: set[str], started: set[str]) -> Task:
+    """The task a free worker takes: one whose kernels it has already compiled, else one
+    whose kernels no worker has started on, else the next in line.
+
+    On a cold numba cache this spreads the compilation over the workers (each compiles
+    different modules and later loads the others' from the cache) instead of every worker
+    compiling the same kernels at once. Results do not depend on the order.
+    """
+    for preferred in (lambda t: t.unit in warmed, lambda t: t.unit not in started):
+        for i, task in enumerate(queue):
+            if preferred(task):
+                del queue[i]
+                return task
+    return queue.popleft()

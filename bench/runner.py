@@ -56,6 +56,8 @@ class Task:
     #: extra modules the worker imports first (they may register solvers, e.g. in tests)
     imports: tuple[str, ...] = ()
     key: str = ""                    # the run id, passed back with the result
+    #: what a warm-up compiles: the solver class's module (its variants share the kernels)
+    unit: str = ""
 
     def puzzle_obj(self) -> Puzzle:
         return parse_line(self.puzzle, source="<task>")

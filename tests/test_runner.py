@@ -74,3 +74,18 @@ def test_the_hard_deadline_is_max_seconds_plus_grace(misbehaving):
 def test_library_output_is_captured_and_the_outcome_verified():
     out = run_isolated(Task("native.backtracking", EASY, Budget(2.0), 0))
     assert out.status == "solved" and out.error is None
+
+
+def test_a_free_worker_prefers_kernels_it_has_and_then_kernels_nobody_compiles():
+    from collections import deque
+
+    from sudoku_compare.bench.executor import _next_for
+
+    def t(unit: str, k: int) -> Task:
+        return Task("x", "0" * 81, Budget(1.0), 0, key=f"{unit}{k}", unit=unit)
+
+    queue = deque([t("a", 0), t("b", 0), t("a", 1), t("c", 0)])
+    assert _next_for(queue, {"a"}, {"a", "b"}).key == "a0"     # its own kernels first
+    assert _next_for(queue, {"z"}, {"a", "b"}).key == "c0"     # then an unstarted module
+    assert _next_for(queue, {"z"}, {"a", "b", "c"}).key == "b0"  # else the next in line
+    assert [x.key for x in queue] == ["a1"]
