@@ -44,7 +44,7 @@ class GroupDefaults:
 DEFAULTS: dict[str, GroupDefaults] = {
     "exact": GroupDefaults(puzzles=5, seeds=1, max_seconds=1.0),
     "annealing": GroupDefaults(puzzles=3, seeds=2, max_seconds=1.5),
-    "genetic": GroupDefaults(puzzles=2, seeds=2, max_seconds=1.5),
+    "genetic": GroupDefaults(puzzles=2, seeds=2, max_seconds=1.0),
     "swarm": GroupDefaults(puzzles=2, seeds=2, max_seconds=1.0),
 }
 FALLBACK_DEFAULTS = GroupDefaults(puzzles=3, seeds=2, max_seconds=1.5)
