@@ -82,3 +82,13 @@ def test_one_section_run_keeps_the_other_sections(tmp_path, monkeypatch):
     assert text.count("## Section A") == 1 and text.count("## Section B") == 1
     assert "| 1 |" in text and "| 8 |" in text and "| 2 |" not in text
     assert text.index("## Section A") < text.index("## Section B")
+
+
+def test_mini_campaign_counts_verified_solved_runs():
+    from sudoku_compare.bench.perf import mini_campaign
+    from sudoku_compare.problems.puzzle import Puzzle
+
+    ez = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
+    solved, runs, med_t, med_e = mini_campaign("native.backtracking", [Puzzle.from_string(ez)],
+                                               range(3), 5.0)
+    assert (solved, runs) == (3, 3) and med_t >= 0 and med_e == 0

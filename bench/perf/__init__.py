@@ -36,6 +36,28 @@ class PerfTable:
         return "\n".join(lines) + "\n"
 
 
+def mini_campaign(name: str, puzzles, seeds, seconds: float) -> tuple[int, int, float, float]:
+    """(solved, runs, median seconds, median evaluations over the solved runs) of ``name`` on
+    every puzzle x seed, in process through ``bench.api.solve`` (so every grid is verified)."""
+    import statistics
+
+    from sudoku_compare.bench.api import solve
+    from sudoku_compare.bench.budget import Budget
+    from sudoku_compare.bench.outcome import Status
+
+    times, evals, runs = [], [], 0
+    for p in puzzles:
+        for seed in seeds:
+            out, _ = solve(name, p, Budget(max_seconds=seconds), seed=seed)
+            runs += 1
+            if out.status == Status.SOLVED:
+                times.append(out.elapsed_s)
+                evals.append(out.evaluations)
+    med_t = statistics.median(times) if times else float("nan")
+    med_e = statistics.median(evals) if evals else float("nan")
+    return len(times), runs, med_t, med_e
+
+
 def sections() -> dict[str, object]:
     found = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):

@@ -19,8 +19,7 @@ import time
 
 from sudoku_compare.bench import registry
 from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
-from sudoku_compare.bench.perf import PerfTable
+from sudoku_compare.bench.perf import PerfTable, mini_campaign
 from sudoku_compare.problems.puzzle import Puzzle
 
 SECTION = "metaheuristics"
@@ -128,8 +127,6 @@ def _puzzles(quick: bool) -> tuple[list[tuple[str, list[Puzzle]]], str]:
 
 
 def campaign_table(quick: bool) -> PerfTable:
-    from sudoku_compare.bench.api import solve
-
     seeds = range(3 if quick else 5)
     seconds = 5.0 if quick else 10.0
     sets, why = _puzzles(quick)
@@ -138,17 +135,7 @@ def campaign_table(quick: bool) -> PerfTable:
         for name in NATIVE:
             if name in NO_CAMPAIGN or (set_name == "hardest" and name.startswith("native.ga")):
                 continue  # the GAs are measured on easy51 only (issue 5's goal set)
-            times, evals, solved, runs = [], [], 0, 0
-            for p in puzzles:
-                for seed in seeds:
-                    out, _ = solve(name, p, Budget(max_seconds=seconds), seed=seed)
-                    runs += 1
-                    if out.status == Status.SOLVED:
-                        solved += 1
-                        times.append(out.elapsed_s)
-                        evals.append(out.evaluations)
-            med_t = statistics.median(times) if times else float("nan")
-            med_e = statistics.median(evals) if evals else float("nan")
+            solved, runs, med_t, med_e = mini_campaign(name, puzzles, seeds, seconds)
             rows.append([set_name, name, f"{solved}/{runs}", solved / runs, med_t, med_e])
     notes = [f"{len(list(seeds))} seeds (0..) per puzzle, {seconds:g} s cap per run, in-process "
              "via bench.api.solve (every grid verified); median time and evaluations over the "

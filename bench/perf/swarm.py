@@ -14,13 +14,11 @@ Two tables, measured in this run, in this process, warm (compilation excluded):
 
 from __future__ import annotations
 
-import statistics
 import time
 
 from sudoku_compare.bench import registry
 from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
-from sudoku_compare.bench.perf import PerfTable
+from sudoku_compare.bench.perf import PerfTable, mini_campaign
 from sudoku_compare.problems.puzzle import Puzzle
 
 SECTION = "swarm"
@@ -64,24 +62,12 @@ def _puzzles(quick: bool) -> tuple[list[Puzzle], str]:
 
 
 def campaign_table(quick: bool) -> PerfTable:
-    from sudoku_compare.bench.api import solve
-
     seeds = range(3 if quick else 5)
     seconds = 5.0 if quick else 30.0
     puzzles, why = _puzzles(quick)
     rows = []
     for name in CAMPAIGN:
-        times, evals, solved, runs = [], [], 0, 0
-        for p in puzzles:
-            for seed in seeds:
-                out, _ = solve(name, p, Budget(max_seconds=seconds), seed=seed)
-                runs += 1
-                if out.status == Status.SOLVED:
-                    solved += 1
-                    times.append(out.elapsed_s)
-                    evals.append(out.evaluations)
-        med_t = statistics.median(times) if times else float("nan")
-        med_e = statistics.median(evals) if evals else float("nan")
+        solved, runs, med_t, med_e = mini_campaign(name, puzzles, seeds, seconds)
         rows.append([name, f"{solved}/{runs}", solved / runs, med_t, med_e])
     notes = [f"easy51 first {len(puzzles)} x seeds 0..{len(seeds) - 1}, {seconds:g} s cap a run, "
              "in-process via bench.api.solve (every grid verified); medians over solved runs"
