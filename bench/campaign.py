@@ -217,24 +217,6 @@ def _row(planned: PlannedRun, campaign_id: str, out: Outcome) -> dict[str, Any]:
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
-def _interleave(runs: list[PlannedRun]) -> list[PlannedRun]:
-    """Round-robin over solvers, keeping each solver's runs in plan order.
-
-    The workers then start on different solvers, so on a cold numba cache each worker
-    compiles different kernels at the same time (and later loads the other's from the
-    cache) instead of all of them compiling the same kernels at once. Order does not
-    change any result: seeds and run ids derive from each run's identity.
-    """
-    per_solver: dict[str, list[PlannedRun]] = {}
-    for r in runs:
-        per_solver.setdefault(r.task.solver, []).append(r)
-    queues = list(per_solver.values())
-    out: list[PlannedRun] = []
-    for i in range(max((len(q) for q in queues), default=0)):
-        out.extend(q[i] for q in queues if i < len(q))
-    return out
-
-
 def _progress_bar(total: int, initial: int, enabled: bool):
     if not enabled or not sys.stderr.isatty():
         return None
@@ -273,7 +255,7 @@ def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | 
                            command or shlex.join(sys.argv), config, machine_info(), len(runs),
                            [r.task.key for r in runs])
         finished = store.finished_run_ids()
-        todo = _interleave([r for r in runs if r.task.key not in finished])
+        todo = [r for r in runs if r.task.key not in finished]
         by_key = {r.task.key: r for r in todo}
         bar = _progress_bar(len(runs), len(runs) - len(todo), progress)
         own = executor is None

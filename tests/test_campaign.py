@@ -50,19 +50,6 @@ def test_every_solver_gets_the_same_seed_on_the_same_puzzle_and_seed_index():
     assert len({r.row["run_id"] for r in runs}) == 6
 
 
-def test_dispatch_interleaves_solvers_and_keeps_each_solvers_order():
-    from sudoku_compare.bench.campaign import _interleave
-
-    runs = plan(["native.backtracking", "native.norvig", "native.dlx"], [EASY], 2, Budget(1.0))[1]
-    order = _interleave(runs)
-    assert sorted(r.task.key for r in order) == sorted(r.task.key for r in runs)
-    assert [r.task.solver for r in order[:3]] == ["native.backtracking", "native.norvig",
-                                                  "native.dlx"]
-    for name in ("native.backtracking", "native.norvig", "native.dlx"):
-        assert ([r.task.key for r in order if r.task.solver == name]
-                == [r.task.key for r in runs if r.task.solver == name])
-
-
 def test_the_plan_does_not_depend_on_solver_order():
     p1 = {r.task.key: r.task.seed for r in plan(["native.backtracking", "native.norvig"],
                                                 [EASY], 3, Budget(1.0))[1]}
