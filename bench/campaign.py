@@ -227,6 +227,25 @@ def _progress_bar(total: int, initial: int, enabled: bool):
     return tqdm(total=total, initial=initial, unit="run", file=sys.stderr, dynamic_ncols=True)
 
 
+@dataclass(frozen=True)
+class CampaignSpec:
+    """One campaign's definition: what :func:`run_campaign` takes, as a value.
+
+    :func:`run_campaigns` runs several of them through one pool of workers, which is how
+    ``compare`` gives each comparison group its own budget without running the groups one
+    after the other.
+    """
+
+    solvers: Sequence[SolverRef]
+    puzzles: str | Sequence[Puzzle | str]
+    seeds: int
+    budget: Budget
+    campaign_seed: int = 0
+    params: dict[str, Any] | None = None
+    imports: Sequence[str] = ()
+    command: str | None = None
+
+
 def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], seeds: int,
                  budget: Budget, db: str | Path, workers: int = 1, campaign_seed: int = 0,
                  progress: bool = True, command: str | None = None,
@@ -243,31 +262,59 @@ def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | 
     :class:`InputError` before any run or database write. ``summary`` prints the table at
     the end (default: when ``progress``).
     """
-    config, runs = plan(solvers, puzzles, seeds, budget, campaign_seed, params, imports)
+    spec = CampaignSpec(solvers, puzzles, seeds, budget, campaign_seed, params, imports, command)
+    return run_campaigns([spec], db, workers, progress, executor=executor, memory_mb=memory_mb,
+                         summary=summary)[0]
+
+
+def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 1,
+                  progress: bool = True, *, executor: Executor | None = None,
+                  memory_mb: int | None = None, summary: bool | None = None
+                  ) -> list[CampaignResult]:
+    """Run several campaigns into ``db`` through one pool of workers, their runs mixed.
+
+    Every campaign is planned (and bad input raised) before anything runs; each keeps its
+    own id, budget and run list in the store, exactly as if run alone, so a report cannot
+    tell the difference, and running the same call again resumes all of them. One pool
+    matters on a cold numba cache: while one worker compiles a module's kernels the other
+    keeps running other campaigns' runs, instead of idling at the end of each campaign.
+    """
     import hashlib
     import json
 
-    campaign_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str)
-                                 .encode()).hexdigest()[:12]
+    planned = []
+    for spec in specs:
+        config, runs = plan(spec.solvers, spec.puzzles, spec.seeds, spec.budget,
+                            spec.campaign_seed, spec.params, spec.imports)
+        campaign_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str)
+                                     .encode()).hexdigest()[:12]
+        planned.append((spec, config, runs, campaign_id))
     db = Path(db)
     with Store(db) as store:
-        store.add_campaign(campaign_id, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                           command or shlex.join(sys.argv), config, machine_info(), len(runs),
-                           [r.task.key for r in runs])
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        info = machine_info()
+        for spec, config, runs, campaign_id in planned:
+            store.add_campaign(campaign_id, stamp, spec.command or shlex.join(sys.argv), config,
+                               info, len(runs), [r.task.key for r in runs])
         finished = store.finished_run_ids()
-        todo = [r for r in runs if r.task.key not in finished]
-        by_key = {r.task.key: r for r in todo}
-        bar = _progress_bar(len(runs), len(runs) - len(todo), progress)
+        owner: dict[str, tuple[PlannedRun, str]] = {}
+        total = 0
+        for _, _, runs, campaign_id in planned:
+            total += len(runs)
+            for r in runs:
+                if r.task.key not in finished:
+                    owner.setdefault(r.task.key, (r, campaign_id))
+        todo = [r.task for r, _ in owner.values()]
+        bar = _progress_bar(total, total - len(todo), progress)
         own = executor is None
         if own:
             from .runner import DEFAULT_MEMORY_MB
 
             executor = LocalProcessExecutor(workers, memory_mb=memory_mb or DEFAULT_MEMORY_MB)
-        executed = 0
         try:
-            for task, out in executor.map_unordered([r.task for r in todo]):
-                store.add_run(_row(by_key[task.key], campaign_id, out))
-                executed += 1
+            for task, out in executor.map_unordered(todo):
+                row, campaign_id = owner[task.key]
+                store.add_run(_row(row, campaign_id, out))
                 if bar is not None:
                     bar.set_postfix_str(f"{task.solver} {out.status}", refresh=False)
                     bar.update(1)
@@ -276,9 +323,14 @@ def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | 
                 bar.close()
             if own:
                 executor.close()
+        stored = store.runs()
+    results = []
+    for _, _, runs, campaign_id in planned:
         keys = {r.task.key for r in runs}
-        rows = [r for r in store.runs() if r["run_id"] in keys]
-    result = CampaignResult(campaign_id, len(runs), executed, len(runs) - len(todo), db, rows)
+        mine = sum(1 for r in runs if owner.get(r.task.key, (None, None))[1] == campaign_id)
+        rows = [r for r in stored if r["run_id"] in keys]
+        results.append(CampaignResult(campaign_id, len(runs), mine, len(runs) - mine, db, rows))
     if summary if summary is not None else progress:
-        print(result.summary_text(), file=sys.stderr)
-    return result
+        for result in results:
+            print(result.summary_text(), file=sys.stderr)
+    return results

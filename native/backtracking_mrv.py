@@ -67,7 +67,7 @@ def _search(grid, first, row_of, col_of, box_of, side, limit, max_calls, deadlin
         return 0, 0, True
     frame_cell = np.empty(n_cells + 1, dtype=np.int64)
     frame_left = np.empty(n_cells + 1, dtype=np.int64)  # digits not tried yet in the frame
-    depth = 0
+    depth = np.int64(0)
     calls = 0
     solutions = 0
     entering = True

@@ -78,7 +78,7 @@ def _propagate(cand, peers, units, segments, box, side, queue):
     """Naked and hidden singles to a fixpoint on ``cand`` (in place); False on a contradiction."""
     full = (np.int64(1) << side) - 1
     n_cells = cand.size
-    tail = 0
+    tail = np.int64(0)
     for c in range(n_cells):
         v = cand[c]
         if not (v & PLACED) and (v & (v - 1)) == 0:

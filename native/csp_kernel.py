@@ -226,7 +226,7 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
     trail_var = np.zeros(trail_cap, np.int64)
     trail_val = np.zeros(trail_cap, np.int64)
     trail_start = np.zeros(n_vars + 1, np.int64)
-    top = 0
+    top = np.int64(0)
     # MAC: saved domains per depth and the AC-3 queue
     mac = infer_code == INFER_MAC
     save_dom = np.zeros((n_vars + 1 if mac else 1, n_vars, width), np.int16)
@@ -241,7 +241,7 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
     assignments = 0
     backtracks = 0
     next_clock = _CLOCK_EVERY
-    depth = 0
+    depth = np.int64(0)
     enter = True
     while True:
         if enter:
@@ -249,7 +249,7 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
             if depth == n_vars:
                 return SOLVED, assign, assignments, backtracks, assign
             # with "first unassigned" the assigned variables are always a prefix
-            start = var_at[depth - 1] + 1 if (select_code == SELECT_FIRST and depth > 0) else 0
+            start = var_at[depth - 1] + 1 if (select_code == SELECT_FIRST and depth > 0) else np.int64(0)
             v = _select(select_code, n_vars, dom, size, assign, conflicts, free_nbrs, start)
             var_at[depth] = v
             n_vals[depth] = _order(order_code, v, dom, size, assign, nbr_start, nbrs,
@@ -286,7 +286,7 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
             elif mac:
                 size[v] = 1
                 dom[v, 0] = a
-                n_init = 0
+                n_init = np.int64(0)
                 for k in range(nbr_start[v], nbr_start[v + 1]):
                     n = nbrs[k]
                     if assign[n] < 0:
@@ -294,7 +294,7 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
                         init_y[n_init] = v
                         n_init += 1
                 ok, _ = ac3_kernel(dom, size, n_vars, nbr_start, nbrs, init_x, init_y,
-                                   n_init, qx, qy, dummy, dummy, False)
+                                   n_init, qx, qy, dummy, dummy, np.bool_(False))
             if ok:
                 depth += 1
                 enter = True
@@ -356,7 +356,7 @@ def cbj_kernel(dom0, size0, nbr_start, nbrs, select_code, deadline, max_assignme
     assignments = 0
     backtracks = 0
     next_clock = _CLOCK_EVERY
-    depth = 0
+    depth = np.int64(0)
     enter = True
     jump = -1  # the jump target a failed child returned (-1: none)
     while True:
@@ -364,7 +364,7 @@ def cbj_kernel(dom0, size0, nbr_start, nbrs, select_code, deadline, max_assignme
             enter = False
             if depth == n_vars:
                 return SOLVED, assign, assignments, backtracks, assign
-            v = _select(select_code, n_vars, dom0, size0, assign, conflicts, free_nbrs, 0)
+            v = _select(select_code, n_vars, dom0, size0, assign, conflicts, free_nbrs, np.int64(0))
             history[depth] = v
             conf[v, :] = False
             pos[depth] = 0

@@ -306,7 +306,7 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
     tmp = np.zeros((cap, 3), dtype=np.int64)
     diff = np.zeros((cap, 3), dtype=np.int64)
     gbest = position[0].copy()
-    gcost = 1 << 60
+    gcost = np.int64(1 << 60)
     for k in range(size):
         if evals >= max_evals:
             break
@@ -334,7 +334,7 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
         for k in range(size):
             if evals >= max_evals:
                 break
-            n = times_into(tmp, 0, vel[k], vlen[k], w)
+            n = times_into(tmp, np.int64(0), vel[k], vlen[k], w)
             m = minus_into(diff, pbest[k], position[k], free_cols, n_free)
             n = times_into(tmp, n, diff, m, np.random.random() * c1)
             m = minus_into(diff, gbest, position[k], free_cols, n_free)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.campaign import plan, run_campaign
+from sudoku_compare.bench.campaign import CampaignSpec, plan, run_campaign, run_campaigns
 from sudoku_compare.bench.cli import main
 from sudoku_compare.bench.seeding import derive_seed, run_id
 from sudoku_compare.bench.store import Store
@@ -110,6 +110,27 @@ def test_a_campaign_extending_an_earlier_one_is_complete_not_partial(tmp_path):
     meta = metadata(runs, campaigns, str(db), "test")
     assert not meta.partial, meta.partial_reasons
     assert [c.finished_runs for c in meta.campaigns] == [2, 4]
+
+
+def test_campaigns_sharing_one_pool_are_stored_as_if_run_alone(tmp_path):
+    """``compare``'s groups: two budgets, one pool; each campaign keeps its own runs."""
+    shared, alone = tmp_path / "shared.db", tmp_path / "alone.db"
+    specs = [CampaignSpec(["native.backtracking"], [EASY], 2, Budget(5.0)),
+             CampaignSpec(["native.dlx", "native.norvig"], [EASY], 1, Budget(2.0))]
+    results = run_campaigns(specs, shared, workers=2, progress=False)
+    assert [(r.planned, r.executed, r.skipped) for r in results] == [(2, 2, 0), (2, 2, 0)]
+    for spec in specs:
+        run_campaign(spec.solvers, spec.puzzles, spec.seeds, spec.budget, alone, progress=False)
+    with Store(shared, readonly=True) as a, Store(alone, readonly=True) as b:
+        assert [c["campaign_id"] for c in a.campaigns()] == [c["campaign_id"]
+                                                            for c in b.campaigns()]
+        assert [c["present_runs"] for c in a.campaigns()] == [2, 2]
+        ours = {r["run_id"]: (r["campaign_id"], r["max_seconds"], r["status"]) for r in a.runs()}
+        theirs = {r["run_id"]: (r["campaign_id"], r["max_seconds"], r["status"])
+                  for r in b.runs()}
+    assert ours == theirs and len(ours) == 4
+    again = run_campaigns(specs, shared, workers=2, progress=False)
+    assert [(r.executed, r.skipped) for r in again] == [(0, 2), (0, 2)]
 
 
 DRIVER = """

@@ -234,32 +234,32 @@ Runner = Callable[..., object]
 
 
 def campaign_runner() -> tuple[Runner, str]:
-    """The bench's isolated campaign runner (child processes, hard deadline, memory cap)."""
-    from sudoku_compare.bench.campaign import run_campaign
+    """The bench's isolated runner for several campaigns at once (one pool of workers)."""
+    from sudoku_compare.bench.campaign import run_campaigns
 
-    return run_campaign, "bench.campaign (isolated worker processes)"
+    return run_campaigns, "bench.campaign (isolated worker processes, one pool for all groups)"
 
 
 def run_plan(p: ComparisonPlan, db: str | Path, *, progress: bool = True,
              command: str | None = None, campaign_seed: int = 0,
              runner: Runner | None = None) -> str:
-    """Run each group's campaign into ``db`` (a killed run resumes where it stopped).
+    """Run every group's campaign into ``db`` (a killed run resumes where it stopped).
 
-    Returns a description of the runner used.
+    The groups are separate campaigns (each its own budget and seeds) but share one pool of
+    workers, so on a cold numba cache one worker compiles a module while the other keeps
+    running. ``runner`` takes ``(specs, db, workers, progress)`` like
+    :func:`~sudoku_compare.bench.campaign.run_campaigns`. Returns a description of it.
     """
     from sudoku_compare.bench.budget import Budget
+    from sudoku_compare.bench.campaign import CampaignSpec
 
     label = "given runner"
     if runner is None:
         runner, label = campaign_runner()
-    for g in p.groups:
-        if progress:
-            print(f"[{g.group}] {len(g.solvers)} solvers x {g.n_puzzles} puzzles x {g.seeds} "
-                  f"seed(s), {g.max_seconds:g} s per run", file=sys.stderr)
-        runner(g.solvers, split_refs(g.puzzles), g.seeds, Budget(max_seconds=g.max_seconds),
-               str(db),
-               workers=p.workers, campaign_seed=campaign_seed, progress=progress,
-               command=command)
+    specs = [CampaignSpec(g.solvers, split_refs(g.puzzles), g.seeds,
+                          Budget(max_seconds=g.max_seconds), campaign_seed, command=command)
+             for g in p.groups]
+    runner(specs, str(db), p.workers, progress)
     return label
 
 
