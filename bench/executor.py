@@ -11,6 +11,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from multiprocessing.connection import wait
 
 from .outcome import Outcome
@@ -56,10 +57,11 @@ class LocalProcessExecutor(Executor):
         pool = self._workers(len(queue))
         warmed: dict[int, set[str]] = {id(w): set() for w in pool}
         started: set[str] = set()
+        ready: set[str] = set()
         while queue or any(w.task is not None for w in pool):
             for w in pool:
                 if w.task is None and queue:
-                    task = _next_for(queue, warmed[id(w)], started)
+                    task = _next_for(queue, warmed[id(w)], started, ready)
                     warmed[id(w)].add(task.unit)
                     started.add(task.unit)
                     w.submit(task)
@@ -68,6 +70,7 @@ class LocalProcessExecutor(Executor):
                 task = w.task
                 out = w.poll()
                 if out is not None:
+                    ready.add(task.unit)
                     yield task, out
             busy = [w for w in pool if w.task is not None]
             if busy and not any(w.task is None for w in pool if queue):
@@ -82,15 +85,19 @@ class LocalProcessExecutor(Executor):
         self._pool = []
 
 
-def _next_for(queue: deque[Task], warmed: set[str], started: set[str]) -> Task:
-    """The task a free worker takes: one whose kernels it has already compiled, else one
-    whose kernels no worker has started on, else the next in line.
+def _next_for(queue: deque[Task], warmed: AbstractSet[str], started: AbstractSet[str],
+              ready: AbstractSet[str] = frozenset()) -> Task:
+    """The task a free worker takes: one whose kernels it has already compiled; else one
+    whose kernels no worker has started on; else one whose kernels another worker has
+    finished compiling (``ready``: a run of that unit came back, so they are in the numba
+    cache); else the next in line.
 
     On a cold numba cache this spreads the compilation over the workers (each compiles
     different modules and later loads the others' from the cache) instead of every worker
     compiling the same kernels at once. Results do not depend on the order.
     """
-    for preferred in (lambda t: t.unit in warmed, lambda t: t.unit not in started):
+    for preferred in (lambda t: t.unit in warmed, lambda t: t.unit not in started,
+                      lambda t: t.unit in ready):
         for i, task in enumerate(queue):
             if preferred(task):
                 del queue[i]

@@ -84,8 +84,10 @@ def test_a_free_worker_prefers_kernels_it_has_and_then_kernels_nobody_compiles()
     def t(unit: str, k: int) -> Task:
         return Task("x", "0" * 81, Budget(1.0), 0, key=f"{unit}{k}", unit=unit)
 
-    queue = deque([t("a", 0), t("b", 0), t("a", 1), t("c", 0)])
+    queue = deque([t("a", 0), t("b", 0), t("a", 1), t("c", 0), t("c", 1)])
     assert _next_for(queue, {"a"}, {"a", "b"}).key == "a0"     # its own kernels first
     assert _next_for(queue, {"z"}, {"a", "b"}).key == "c0"     # then an unstarted module
+    # then a module another worker has finished compiling, not one still being compiled
+    assert _next_for(queue, {"z"}, {"a", "b", "c"}, {"c"}).key == "c1"
     assert _next_for(queue, {"z"}, {"a", "b", "c"}).key == "b0"  # else the next in line
     assert [x.key for x in queue] == ["a1"]

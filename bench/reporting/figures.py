@@ -117,6 +117,45 @@ def _save(fig, path: Path) -> None:
         fig.savefig(path, format="svg", metadata={"Date": None})
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def _power_of_ten(value: float, _pos: int | None = None) -> str:
+    """``10⁻³`` in plain Unicode: matplotlib's default log labels are mathtext, whose
+    parser took a third of a report's drawing time."""
+    if value <= 0:
+        return ""
+    exponent = math.log10(value)
+    if abs(exponent - round(exponent)) > 1e-9:
+        return ""
+    return "10" + str(int(round(exponent))).translate(_SUPERSCRIPT)
+
+
+def _log_x(ax) -> None:
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10))
+    ax.xaxis.set_major_formatter(FuncFormatter(_power_of_ten))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+#: more curves than this and the legend goes beside the axes instead of over the curves
+LEGEND_INSIDE_MAX = 8
+
+
+def _legend(ax, loc: str) -> None:
+    n = len(ax.get_legend_handles_labels()[0])
+    if n <= LEGEND_INSIDE_MAX:
+        ax.legend(fontsize=7, loc=loc)
+        return
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              ncol=math.ceil(n / 24), borderaxespad=0.0)
+    fig = ax.figure
+    fig.set_size_inches(fig.get_figwidth() + 2.4 * math.ceil(n / 24), max(fig.get_figheight(),
+                                                                          1.0 + 0.19 * min(n, 24)))
+
+
 def _slug(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in text).strip("-") or "set"
 
@@ -145,13 +184,13 @@ def ecdf(runs: list[Run], measure: Callable[[Run], float], path: Path, xlabel: s
         drawn = True
     if not drawn:
         return False
-    ax.set_xscale("log")
+    _log_x(ax)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("fraction of (puzzle, seed) runs solved")
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    _legend(ax, "lower right")
     _save(fig, path)
     return True
 
@@ -199,12 +238,12 @@ def convergence(runs: list[Run], path: Path, title: str,
         st = _style(i, s.origin, s.solver, colours)
         ax.plot(grid[keep], med, label=f"{s.solver} (median of {len(s.runs)} runs)", **st)
         ax.fill_between(grid[keep], q1, q3, color=st["color"], alpha=0.18, linewidth=0)
-    ax.set_xscale("log")
+    _log_x(ax)
     ax.set_xlabel("objective evaluations")
     ax.set_ylabel("best energy (conflicts)")
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    _legend(ax, "upper right")
     _save(fig, path)
     return True
 
