@@ -68,6 +68,7 @@ class DeapGa(Solver):
         _creator()
         s = np.zeros((4, 4), dtype=np.int64)
         rp.energy(s, 2)
+        rp.apply_swap(s, 0, 0, 1)
         rp.ox_with_cuts(s, s, np.zeros((4, 4), dtype=np.int64), np.zeros(4, dtype=np.int64),
                         np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
 

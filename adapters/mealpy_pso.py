@@ -59,6 +59,10 @@ class MealpyPso(Solver):
     def warmup(self) -> None:
         import mealpy  # noqa: F401  (about 1.7 s: pandas, scipy, matplotlib, opfunu)
 
+        # the shared objective's kernels (decoder, energy), so no run compiles them
+        keys = RandomKeys.for_puzzle(Puzzle(2, (1,) + (0,) * 15))
+        keys.energy(np.zeros(keys.dimensions))
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         from mealpy import PSO, FloatVar, Problem
 
