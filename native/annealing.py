@@ -56,6 +56,7 @@ from sudoku_compare.bench.registry import register
 from sudoku_compare.bench.solver import Solver
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.problems.encodings import row_permutation as rp
+from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 
@@ -179,7 +180,7 @@ def _anneal_at(starts, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
         cols, boxes = rp.unit_counts(state, box)  # row moves read their delta from these
         if e < best_e:
             best_e = e
-            best[:, :] = state
+            copy2d(best, state)
             if n_trace < trace.shape[0]:
                 trace[n_trace, 0] = evals
                 trace[n_trace, 1] = now() - t_start
@@ -229,7 +230,7 @@ def _anneal_at(starts, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
                     accepted += 1
                     if e < best_e:
                         best_e = e
-                        best[:, :] = state
+                        copy2d(best, state)
                         if n_trace < trace.shape[0]:
                             trace[n_trace, 0] = evals + i + 1
                             trace[n_trace, 1] = now() - t_start

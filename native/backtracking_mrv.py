@@ -27,6 +27,7 @@ from sudoku_compare.bench.budget import Budget
 from sudoku_compare.bench.outcome import Outcome
 from sudoku_compare.bench.registry import register
 from sudoku_compare.bench.solver import Solver
+from sudoku_compare.problems.encodings.array_copy import copy1d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.topology import topology
 
@@ -94,7 +95,7 @@ def _search(grid, first, row_of, col_of, box_of, side, limit, max_calls, deadlin
             if best < 0:  # no empty cell: a solution
                 solutions += 1
                 if solutions == 1:
-                    first[:] = grid
+                    copy1d(first, grid)
                 if solutions >= limit:
                     _unwind(grid, frame_cell, depth, used, row_of, col_of, box_of, side)
                     return calls, solutions, True

@@ -31,6 +31,7 @@ from sudoku_compare.bench.budget import Budget
 from sudoku_compare.bench.outcome import Outcome
 from sudoku_compare.bench.registry import register
 from sudoku_compare.bench.solver import Solver
+from sudoku_compare.problems.encodings.array_copy import copy1d
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.topology import topology
@@ -249,7 +250,7 @@ def _solve_one(givens, out, stack, queue, peers, units, segments, row_of, col_of
         if guesses % _CLOCK_EVERY == 1 and now() > deadline:
             return ABORTED, guesses
         child = stack[depth + 1]
-        child[:] = stack[depth]
+        copy1d(child, stack[depth])
         child[branch_cell[depth]] = bit
         if _propagate(child, peers, units, segments, locked_box, side, queue):
             depth += 1

@@ -57,6 +57,7 @@ from sudoku_compare.bench.registry import register
 from sudoku_compare.bench.solver import Solver
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.problems.encodings import row_permutation as rp
+from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d, copy3d
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 
@@ -140,7 +141,7 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
         evals += 1
         if fit[i] < best_e:
             best_e = fit[i]
-            best[:, :] = pop[i]
+            copy2d(best, pop[i])
             if n_trace < trace.shape[0]:
                 trace[n_trace, 0] = evals
                 trace[n_trace, 1] = now() - t_start
@@ -167,7 +168,7 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
             break
         order = np.argsort(fit, kind="mergesort")
         if tournament_size <= 0:
-            parents[:] = order
+            copy1d(parents, order)
         else:
             for p in range(size):
                 w = np.random.randint(size)
@@ -182,8 +183,8 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
             if np.random.random() > pc:
                 continue
             a, b = parents[p], parents[p + 1]
-            children[k] = pop[a]
-            children[k + 1] = pop[b]
+            copy2d(children[k], pop[a])
+            copy2d(children[k + 1], pop[b])
             for r in range(n):
                 m = n_free[r]
                 if m < 2:
@@ -219,22 +220,22 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
             kept += 1
             if child_fit[c] < best_e:
                 best_e = child_fit[c]
-                best[:, :] = children[c]
+                copy2d(best, children[c])
                 if n_trace < trace.shape[0]:
                     trace[n_trace, 0] = evals
                     trace[n_trace, 1] = now() - t_start
                     trace[n_trace, 2] = best_e
                     n_trace += 1
         # elitist reinsertion: children, then the best parents to refill the population
-        next_pop[:kept] = children[:kept]
-        next_fit[:kept] = child_fit[:kept]
+        copy3d(next_pop[:kept], children[:kept])
+        copy1d(next_fit[:kept], child_fit[:kept])
         parent_order = np.argsort(fit[parents], kind="mergesort")
         for q in range(size - kept):
             src = parents[parent_order[q]]
-            next_pop[kept + q] = pop[src]
+            copy2d(next_pop[kept + q], pop[src])
             next_fit[kept + q] = fit[src]
-        pop[:, :, :] = next_pop
-        fit[:] = next_fit
+        copy3d(pop, next_pop)
+        copy1d(fit, next_fit)
         generations += 1
         cur = fit.min()
         if cur == last:

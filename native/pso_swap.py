@@ -46,6 +46,7 @@ from sudoku_compare.bench.registry import register
 from sudoku_compare.bench.solver import Solver
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.problems.encodings import row_permutation as rp
+from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 
@@ -110,12 +111,12 @@ def times_into(dst, dlen, src, slen, k):
         for i in range(slen):
             if dlen >= cap:
                 return dlen
-            dst[dlen] = src[i]
+            copy1d(dst[dlen], src[i])
             dlen += 1
     for i in range(part):
         if dlen >= cap:
             return dlen
-        dst[dlen] = src[i]
+        copy1d(dst[dlen], src[i])
         dlen += 1
     return dlen
 
@@ -227,7 +228,7 @@ def iterated_climb(grid, e, free_cols, n_free, box, kicks, kick_size, max_evals,
     for _ in range(kicks):
         if e <= 0 or evals >= max_evals:
             break
-        trial[:, :] = cur
+        copy2d(trial, cur)
         t_cols = cur_cols.copy()
         t_boxes = cur_boxes.copy()
         t_e = cur_e
@@ -244,13 +245,13 @@ def iterated_climb(grid, e, free_cols, n_free, box, kicks, kick_size, max_evals,
         t_e, evals = _descend(trial, t_cols, t_boxes, t_e, free_cols, n_free, box, max_evals,
                               evals)
         if t_e <= cur_e:
-            cur[:, :] = trial
+            copy2d(cur, trial)
             cur_cols = t_cols
             cur_boxes = t_boxes
             cur_e = t_e
             if cur_e < e:
                 e = cur_e
-                grid[:, :] = cur
+                copy2d(grid, cur)
     return e, evals
 
 
@@ -286,7 +287,7 @@ def plateau_climb(grid, e, free_cols, n_free, box, steps, kick_after, max_evals,
                 since = 0
             if cur_e < e:
                 e = cur_e
-                grid[:, :] = cur
+                copy2d(grid, cur)
                 since = 0
     return e, evals
 
@@ -314,12 +315,12 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
         evals += 1
         if pcost[k] < gcost:
             gcost = pcost[k]
-            gbest[:, :] = position[k]
+            copy2d(gbest, position[k])
     timed_out = False
     for it in range(1, max_iterations + 1):
         if gcost < best_e:
             best_e = gcost
-            best[:, :] = gbest
+            copy2d(best, gbest)
             if n_trace < trace.shape[0]:
                 trace[n_trace, 0] = evals
                 trace[n_trace, 1] = now() - t_start
@@ -339,17 +340,17 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
             n = times_into(tmp, n, diff, m, np.random.random() * c1)
             m = minus_into(diff, gbest, position[k], free_cols, n_free)
             n = times_into(tmp, n, diff, m, np.random.random() * c2)
-            vel[k, :n] = tmp[:n]
+            copy2d(vel[k, :n], tmp[:n])
             vlen[k] = n
             move(position[k], vel[k], n, free_cols, n_free)
             cost = rp.energy(position[k], box)
             evals += 1
             if cost < pcost[k]:
                 pcost[k] = cost
-                pbest[k] = position[k]
+                copy2d(pbest[k], position[k])
             if cost < gcost:
                 gcost = cost
-                gbest[:, :] = position[k]
+                copy2d(gbest, position[k])
         if memetic_every > 0 and it % memetic_every == 0 and gcost > target:
             cand = gbest.copy()
             if plateau_steps > 0:
@@ -363,11 +364,11 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
             local_searches += 1
             if e2 < gcost:
                 gcost = e2
-                gbest[:, :] = cand
+                copy2d(gbest, cand)
         iterations += 1
     if gcost < best_e:
         best_e = gcost
-        best[:, :] = gbest
+        copy2d(best, gbest)
         if n_trace < trace.shape[0]:
             trace[n_trace, 0] = evals
             trace[n_trace, 1] = now() - t_start

@@ -39,6 +39,7 @@ from sudoku_compare.bench.registry import register
 from sudoku_compare.bench.solver import Solver
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.problems.encodings import box_permutation as bp
+from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 
@@ -86,7 +87,7 @@ class SwarmParams:
 def _fill_random(grid, givens, box_cells, n_free, box):
     """Fresh box-permutation grid (numba RNG): each box's missing digits shuffled."""
     n = box * box
-    grid[:, :] = givens
+    copy2d(grid, givens)
     present = np.zeros(n + 1, dtype=np.int64)
     missing = np.empty(n, dtype=np.int64)
     for b in range(n):
@@ -180,7 +181,7 @@ def _plateau_search(grid, e, box_cells, n_free, box, steps, kick_after, max_eval
                 since = 0
             if cur_e < e:
                 e = cur_e
-                grid[:, :] = cur
+                copy2d(grid, cur)
                 since = 0
     return e, evals
 
@@ -209,10 +210,10 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
         evals += 1
         if err[i] < run_best:
             run_best = err[i]
-            run_best_grid[:, :] = hive[i]
+            copy2d(run_best_grid, hive[i])
         if err[i] < best_e:
             best_e = err[i]
-            best[:, :] = hive[i]
+            copy2d(best, hive[i])
             if n_trace < trace.shape[0]:
                 trace[n_trace, 0] = evals
                 trace[n_trace, 1] = now() - t_start
@@ -260,7 +261,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
                 evals += 1
             if err[i] < run_best:
                 run_best = err[i]
-                run_best_grid[:, :] = hive[i]
+                copy2d(run_best_grid, hive[i])
         if evals >= max_evals:
             break
         bw = 0
@@ -275,13 +276,13 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
             if err[i] < err[be]:
                 be = i
         take = np.random.random(n) < 0.5
-        hive[ww] = bp.merge_boxes(hive[bw], hive[be], take, box)
+        copy2d(hive[ww], bp.merge_boxes(hive[bw], hive[be], take, box))
         err[ww] = bp.error(hive[ww], box)
         evals += 1
         age[ww] = 0
         if err[ww] < run_best:
             run_best = err[ww]
-            run_best_grid[:, :] = hive[ww]
+            copy2d(run_best_grid, hive[ww])
         epochs += 1
         stagnant = stagnant + 1 if run_best >= before else 0
         if hybrid and stagnant >= stagnation_limit and run_best > target:
@@ -297,13 +298,13 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
             stagnant = 0
             if e2 < run_best:
                 run_best = e2
-                run_best_grid[:, :] = cand
-                hive[ww] = cand
+                copy2d(run_best_grid, cand)
+                copy2d(hive[ww], cand)
                 err[ww] = e2
                 age[ww] = 0
         if run_best < best_e:
             best_e = run_best
-            best[:, :] = run_best_grid
+            copy2d(best, run_best_grid)
             if n_trace < trace.shape[0]:
                 trace[n_trace, 0] = evals
                 trace[n_trace, 1] = now() - t_start

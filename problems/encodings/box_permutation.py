@@ -26,6 +26,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
+from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.puzzle import Puzzle
 
 
@@ -178,7 +179,7 @@ def merge_boxes(first, second, take_second, box):
         if take_second[b]:
             r0 = (b // box) * box
             c0 = (b % box) * box
-            child[r0:r0 + box, c0:c0 + box] = second[r0:r0 + box, c0:c0 + box]
+            copy2d(child[r0:r0 + box, c0:c0 + box], second[r0:r0 + box, c0:c0 + box])
     return child
 
 
