@@ -72,7 +72,7 @@ def make_db(path: Path) -> Path:
             store.add_run({
                 "run_id": f"r{i}", "campaign_id": "c1", "solver": solver, "family": fam,
                 "origin": origin, "encoding": "x", "params": {}, "puzzle_set": pset,
-                "puzzle_index": 0, "puzzle": puzzle, "seed": 1000 + si, "seed_index": si,
+                "puzzle_index": int(puzzle.rstrip("0")), "puzzle": puzzle, "seed": 1000 + si, "seed_index": si,
                 "max_seconds": BUDGET, "max_evaluations": None, "status": status,
                 "elapsed_s": t, "evaluations": e, "iterations": 0, "restarts": 0,
                 "best_energy": 0.0, "counters": counters or {}, "trace": _trace(e, status),
@@ -221,6 +221,20 @@ def test_seed_view(report):
     # difficulties come out Easy, Medium, Hard
     order = [r.difficulty for r in s.seed_view]
     assert order == sorted(order, key=["Easy", "Medium", "Hard"].index)
+
+
+def test_seed_view_counts_a_puzzle_listed_twice_twice():
+    """easy51 holds one puzzle on two lines; the seed's loop counted 51 puzzles, not 50."""
+    from sudoku_compare.bench.reporting.seed_view import seed_view
+
+    def run(index: int, status: str) -> dict:
+        return {"solver": "native.dlx", "family": "exact", "origin": "native",
+                "puzzle_set": "easy51", "puzzle_index": index, "puzzle": "same givens",
+                "seed": 1, "seed_index": 0, "status": status, "elapsed_s": 0.5,
+                "max_seconds": 1.0, "evaluations": None}
+
+    (row,) = seed_view([run(3, "solved"), run(7, "solved"), run(9, "unsolved")])
+    assert (row.puzzles, row.solved_puzzles, row.status) == (3, 2, "Disqualified")
 
 
 def test_partial_campaign_is_reported(report):

@@ -62,6 +62,13 @@ class SeedViewRow:
     max_seconds: float
 
 
+def _position(run: Run) -> object:
+    """A puzzle as the seed counted it: a line of its file (easy51 holds one puzzle twice,
+    and ``TestSolvers`` solved and counted both); by its givens when it has no index."""
+    index = run.get("puzzle_index")
+    return puzzle_key(run) if index is None else (run.get("puzzle_set"), int(index))
+
+
 def seed_view(runs: list[Run]) -> list[SeedViewRow]:
     """One row per solver and puzzle set, ordered by difficulty, then native first."""
     groups: dict[tuple[str, str], list[Run]] = defaultdict(list)
@@ -69,9 +76,9 @@ def seed_view(runs: list[Run]) -> list[SeedViewRow]:
         groups[(r["solver"], set_key(r))].append(r)
     rows = []
     for (solver, pset), rs in groups.items():
-        by_puzzle: dict[str, list[bool]] = defaultdict(list)
+        by_puzzle: dict[object, list[bool]] = defaultdict(list)
         for r in rs:
-            by_puzzle[puzzle_key(r)].append(solved(r))
+            by_puzzle[_position(r)].append(solved(r))
         seeds = len({seed_key(r) for r in rs})
         solved_runs = sum(solved(r) for r in rs)
         rows.append(SeedViewRow(
