@@ -317,3 +317,12 @@ def test_cli_report_bad_database(tmp_path, capsys):
     empty = tmp_path / "empty.db"
     Store(empty).close()
     assert main(["report", "--db", str(empty), "--out", str(tmp_path / "x.md")]) == 2
+
+
+def test_the_report_says_where_the_same_seeds_cannot_give_the_same_table():
+    from sudoku_compare.bench.reporting.markdown import reproducibility_note
+
+    clock = " ".join(reproducibility_note([{"max_seconds": 1.0, "max_evaluations": None}]))
+    counted = " ".join(reproducibility_note([{"max_seconds": 1.0, "max_evaluations": 500}]))
+    assert "Runs stopped by the clock are not" in clock
+    assert "Runs stopped by the clock" not in counted and "Reproducibility" in counted

@@ -106,7 +106,25 @@ def metadata_section(meta: Metadata) -> list[str]:
         rows.append(["versions (from the runs)", ", ".join(
             f"{k} {'/'.join(v)}" for k, v in meta.versions.items())])
     out += _table(["", ""], rows) + [""]
-    return out
+    return out + reproducibility_note(meta.budgets)
+
+
+def reproducibility_note(budgets: list[dict]) -> list[str]:
+    """Where the same seeds give the same tables, and where they cannot."""
+    text = ("**Reproducibility.** Every run's seed is derived from the campaign seed, the "
+            "puzzle and the seed index, and every adapted library is seeded with it (simanneal "
+            "and DEAP through Python's global generators, reset before each run; CP-SAT with "
+            "one search worker), so a run that stops by itself (solved, "
+            "search exhausted, or its evaluation budget spent) is the same run on a rerun, "
+            "timings aside.")
+    if any(b.get("max_evaluations") is None for b in budgets):
+        text += (" Runs stopped by the clock are not: with a wall-clock budget and no "
+                 "evaluation budget, how far a run gets before its limit depends on the "
+                 "machine's speed and load, so success counts near the limit, and the "
+                 "counters and energies of unsolved runs, can differ between reruns and "
+                 "machines. An evaluation budget (`sudoku-compare run --max-evals N`) makes a "
+                 "stochastic campaign bit-reproducible.")
+    return [text, ""]
 
 
 def _status_text(statuses: dict[str, int]) -> str:
