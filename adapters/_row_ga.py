@@ -39,6 +39,16 @@ class RowGaParams:
     mutation_probability: float = 0.2
 
 
+def warm_operators() -> None:
+    """Compile (or load) the kernels the shared operators and objective call, so that no
+    timed run of either adapter pays for them (``tests/test_warmup.py`` checks it)."""
+    s = np.zeros((4, 4), dtype=np.int64)
+    rp.energy(s, 2)
+    rp.apply_swap(s, 0, 0, 1)
+    rp.ox_with_cuts(s, s, np.zeros((4, 4), dtype=np.int64), np.zeros(4, dtype=np.int64),
+                    np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
 def elite_count(p: RowGaParams) -> int:
     """Parents kept per generation: what the expected number of children leaves free."""
     return max(1, p.population - int(round(p.population * p.crossover_probability)))

@@ -31,7 +31,7 @@ from sudoku_compare.bench.solver import Solver
 from sudoku_compare.problems.puzzle import Puzzle
 
 from ._objective import STOPS, TrackedObjective
-from ._row_ga import RowChromosomes, RowGaParams
+from ._row_ga import RowChromosomes, RowGaParams, warm_operators
 
 FITNESS = "SudokuCompareFitnessMin"
 INDIVIDUAL = "SudokuCompareRowIndividual"
@@ -63,14 +63,8 @@ class DeapGa(Solver):
                    "global random and numpy.random")
 
     def warmup(self) -> None:
-        from sudoku_compare.problems.encodings import row_permutation as rp
-
         _creator()
-        s = np.zeros((4, 4), dtype=np.int64)
-        rp.energy(s, 2)
-        rp.apply_swap(s, 0, 0, 1)
-        rp.ox_with_cuts(s, s, np.zeros((4, 4), dtype=np.int64), np.zeros(4, dtype=np.int64),
-                        np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+        warm_operators()
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         from deap import base, tools

@@ -33,7 +33,7 @@ from sudoku_compare.bench.solver import Solver
 from sudoku_compare.problems.puzzle import Puzzle
 
 from ._objective import STOPS, TrackedObjective
-from ._row_ga import RowChromosomes, RowGaParams, elite_count
+from ._row_ga import RowChromosomes, RowGaParams, elite_count, warm_operators
 
 
 def _quiet_logger() -> logging.Logger:
@@ -62,13 +62,7 @@ class PygadGa(Solver):
     def warmup(self) -> None:
         import pygad  # noqa: F401
 
-        from sudoku_compare.problems.encodings import row_permutation as rp
-
-        s = np.zeros((4, 4), dtype=np.int64)
-        rp.energy(s, 2)
-        rp.ox_with_cuts(s, s, np.zeros((4, 4), dtype=np.int64), np.zeros(4, dtype=np.int64),
-                        np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
-        rp.apply_swap(s, 0, 0, 1)
+        warm_operators()
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         import pygad

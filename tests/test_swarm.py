@@ -97,13 +97,19 @@ def test_swap_algebra():
 @needs_public
 @pytest.mark.parametrize("name", ["native.pso-swarm", "native.pso-swap-memetic"])
 def test_solves_easy51_0_for_most_seeds(name):
+    solved = _seeds_solved(name, "easy51:0", 8)
+    assert solved >= 7, f"{name} solved easy51:0 for {solved}/8 seeds"
+
+
+def _seeds_solved(name: str, ref: str, seeds: int, seconds: float = 10.0) -> int:
+    """How many of seeds 0..seeds-1 solve ``ref`` within ``seconds`` (each grid checked)."""
     solved = 0
-    for seed in range(8):
-        outcome, puzzle = solve(name, "easy51:0", Budget(max_seconds=10), seed=seed)
+    for seed in range(seeds):
+        outcome, puzzle = solve(name, ref, Budget(max_seconds=seconds), seed=seed)
         if outcome.status is Status.SOLVED:
             assert is_solution(puzzle, outcome.grid)
             solved += 1
-    assert solved >= 7, f"{name} solved easy51:0 for {solved}/8 seeds"
+    return solved
 
 
 def test_iterated_climb_keeps_rows_and_reports_the_grid_energy():
@@ -130,13 +136,7 @@ def test_iterated_climb_keeps_rows_and_reports_the_grid_energy():
 # Threshold: 4 of 5 seeds on easy51:1 within 10 s each.
 @needs_public
 def test_memetic_solves_easy51_1_for_most_seeds():
-    solved = 0
-    for seed in range(5):
-        outcome, puzzle = solve("native.pso-swap-memetic", "easy51:1", Budget(max_seconds=10),
-                                seed=seed)
-        if outcome.status is Status.SOLVED:
-            assert is_solution(puzzle, outcome.grid)
-            solved += 1
+    solved = _seeds_solved("native.pso-swap-memetic", "easy51:1", 5)
     assert solved >= 4, f"native.pso-swap-memetic solved easy51:1 for {solved}/5 seeds"
 
 
@@ -173,11 +173,5 @@ def test_plateau_walks_keep_their_encoding_and_report_the_grid_energy():
 # for each of 5 campaign seeds in <= 1.4 s. Threshold: 4 of 5 seeds within 10 s each.
 @needs_public
 def test_hybrid_swarm_solves_easy51_3_for_most_seeds():
-    solved = 0
-    for seed in range(5):
-        outcome, puzzle = solve("native.pso-swarm-hybrid", "easy51:3", Budget(max_seconds=10),
-                                seed=seed)
-        if outcome.status is Status.SOLVED:
-            assert is_solution(puzzle, outcome.grid)
-            solved += 1
+    solved = _seeds_solved("native.pso-swarm-hybrid", "easy51:3", 5)
     assert solved >= 4, f"native.pso-swarm-hybrid solved easy51:3 for {solved}/5 seeds"

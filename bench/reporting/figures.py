@@ -145,6 +145,8 @@ LEGEND_INSIDE_MAX = 8
 
 
 def _legend(ax, loc: str) -> None:
+    """A legend at ``loc`` over the axes, or beside them (the figure widened to make room,
+    taller when a column holds more entries than fit) once it has many curves."""
     n = len(ax.get_legend_handles_labels()[0])
     if n <= LEGEND_INSIDE_MAX:
         ax.legend(fontsize=7, loc=loc)
