@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.encodings.counter import BudgetExhausted, EvaluationCounter
 
 

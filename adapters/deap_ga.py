@@ -24,11 +24,11 @@ import random
 
 import numpy as np
 
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 from ._objective import STOPS, TrackedObjective
 from ._row_ga import RowChromosomes, RowGaParams, warm_operators

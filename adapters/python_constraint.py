@@ -20,12 +20,12 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.csp_model import sudoku_csp
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 
 class _Stop(Exception):

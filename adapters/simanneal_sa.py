@@ -30,13 +30,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 
 @dataclass(frozen=True)

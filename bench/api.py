@@ -8,14 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from sudoku_compare import registry
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome, Status
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import resolve_puzzle
-
-from . import registry
-from .budget import Budget
-from .outcome import Outcome, Status
-from .solver import parse_params
-from .verify import verify
+from sudoku_compare.solver import parse_params
+from sudoku_compare.verify import verify
 
 
 def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None):

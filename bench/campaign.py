@@ -20,17 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sudoku_compare import registry
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import resolve_puzzles
+from sudoku_compare.solver import parse_params
 
-from . import registry
-from .budget import Budget
 from .executor import Executor, LocalProcessExecutor
-from .outcome import Outcome
 from .runner import Task
 from .seeding import derive_seed, run_id
-from .solver import parse_params
 from .store import Store
 
 SolverRef = str | tuple[str, dict[str, Any]]

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from multiprocessing.connection import wait
 
-from .outcome import Outcome
+from sudoku_compare.outcome import Outcome
+
 from .runner import DEFAULT_MEMORY_MB, Task, Worker
 
 

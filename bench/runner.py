@@ -26,12 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome, Status
 from sudoku_compare.problems.parsing import parse_line
 from sudoku_compare.problems.puzzle import Puzzle
-
-from .budget import Budget
-from .outcome import Outcome, Status
-from .verify import verify
+from sudoku_compare.verify import verify
 
 #: address-space cap of a worker; numba/LLVM and OR-Tools reserve well under 2 GB here.
 DEFAULT_MEMORY_MB = 3072
@@ -116,7 +115,7 @@ def _silence_output() -> None:
 def _run_one(task: Task, warm: set[str], conn: Connection) -> dict[str, Any]:
     import importlib
 
-    from . import registry
+    from sudoku_compare import registry
 
     for mod in task.imports:
         importlib.import_module(mod)
@@ -309,7 +308,7 @@ class Worker:
         self.task = None
         self.phase = "idle"
         if not out.versions:
-            from . import registry
+            from sudoku_compare import registry
 
             try:
                 out.versions = versions_of(registry.get(task.solver))

@@ -50,15 +50,15 @@ from typing import Literal
 import numba
 import numpy as np
 
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 SCHEDULES = ("exponential", "linear", "logarithmic")
 NEIGHBOURHOODS = ("row", "box")

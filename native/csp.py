@@ -27,12 +27,12 @@ from typing import Literal
 
 import numpy as np
 
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.csp_model import CSP, SudokuCSPBuilder, make_csp
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 from . import csp_kernel as K
 from .csp_search import (

@@ -23,13 +23,13 @@ from functools import cache
 
 import numpy as np
 
-from sudoku_compare.bench.budget import Budget, Deadline
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget, Deadline
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.alphabet import DIGITS
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.topology import topology
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 
 class _OutOfTime(Exception):

@@ -40,15 +40,15 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.registry import register
+from sudoku_compare.solver import Solver
 
 TRACE_CAP = 4096
 #: runs drawn at a time when restarts are unlimited

@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from sudoku_compare.bench.outcome import Outcome
-from sudoku_compare.bench.registry import load, register
-from sudoku_compare.bench.solver import Solver
+from sudoku_compare.outcome import Outcome
+from sudoku_compare.registry import load, register
+from sudoku_compare.solver import Solver
 
 MODULE = __name__
 

@@ -10,10 +10,10 @@ import json
 import numpy as np
 import pytest
 
-from sudoku_compare.bench import registry
+from sudoku_compare import registry
 from sudoku_compare.bench.api import solve
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Status
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.puzzle import Puzzle
 
@@ -278,7 +278,7 @@ def test_ga_adapters_start_from_native_ga_populations():
 
 
 def test_adapters_take_native_parameter_names():
-    from sudoku_compare.bench.solver import parameter_table
+    from sudoku_compare.solver import parameter_table
 
     for lib, native in [("simanneal.sa", "native.sa"), ("pygad.ga", "native.ga"),
                         ("deap.ga", "native.ga")]:

@@ -7,16 +7,16 @@ import time
 import numpy as np
 import pytest
 
-from sudoku_compare.bench import registry
+from sudoku_compare import registry
 from sudoku_compare.bench.api import solve
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
+from sudoku_compare.budget import Budget
 from sudoku_compare.native.annealing import (
     AnnealingParams,
     SimulatedAnnealing,
     levels_per_phase,
     move_table,
 )
+from sudoku_compare.outcome import Status
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.puzzle import Puzzle

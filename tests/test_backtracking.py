@@ -3,8 +3,8 @@
 import pytest
 
 from sudoku_compare.bench.api import solve
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Status
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.puzzle import Puzzle
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_compare.bench.budget import Budget
 from sudoku_compare.bench.campaign import CampaignSpec, plan, run_campaign, run_campaigns
 from sudoku_compare.bench.cli import main
 from sudoku_compare.bench.seeding import derive_seed, run_id
 from sudoku_compare.bench.store import Store
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.errors import InputError
 
 from .fixtures_solvers import MODULE
@@ -135,7 +135,7 @@ def test_campaigns_sharing_one_pool_are_stored_as_if_run_alone(tmp_path):
 
 DRIVER = """
 import sys
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare.budget import Budget
 from sudoku_compare.bench.campaign import run_campaign
 run_campaign(["test.slow", "native.backtracking"], [sys.argv[2]], int(sys.argv[3]), Budget(5.0),
              sys.argv[1], workers=1, progress=False, imports=[sys.argv[4]])

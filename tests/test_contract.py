@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
 from sudoku_compare.bench.executor import LocalProcessExecutor
 from sudoku_compare.bench.runner import Task, grace_seconds
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.parsing import parse_line
 from sudoku_compare.problems.solutions import count_solutions

@@ -15,9 +15,7 @@ import math
 import pytest
 
 from sudoku_compare.bench.api import solve
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
-from sudoku_compare.bench.registry import create
+from sudoku_compare.budget import Budget
 from sudoku_compare.native.csp import (
     ac3_preprocess,
     backtracking_search,
@@ -33,10 +31,12 @@ from sudoku_compare.native.csp_search import (
     revise,
     unordered_domain_values,
 )
+from sudoku_compare.outcome import Status
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.encodings.csp_model import SudokuCSPBuilder, make_csp, sudoku_csp
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import resolve_puzzle
+from sudoku_compare.registry import create
 
 from .conftest import needs_public
 

@@ -55,8 +55,8 @@ def test_third_party_adapter_wrong_answer_is_caught(tmp_path):
     (pkg / "liar_adapter").mkdir(parents=True)
     (pkg / "liar_adapter" / "__init__.py").write_text(
         "import numpy as np\n"
-        "from sudoku_compare.bench.outcome import Outcome\n"
-        "from sudoku_compare.bench.solver import Solver\n"
+        "from sudoku_compare.outcome import Outcome\n"
+        "from sudoku_compare.solver import Solver\n"
         "class Liar(Solver):\n"
         "    name = 'liar.claims'\n    family = 'backtracking'\n    origin = 'liar'\n"
         "    def solve(self, puzzle, budget, seed):\n"

@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
+from sudoku_compare.budget import Budget
 from sudoku_compare.native import backtracking_mrv, bitmask
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.puzzle import Puzzle

@@ -7,8 +7,8 @@ import time
 import numpy as np
 import pytest
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
+from sudoku_compare.budget import Budget
 from sudoku_compare.native.genetic import GeneticAlgorithm, GeneticParams
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.encodings import row_permutation as rp

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from sudoku_compare.bench.budget import Budget
 from sudoku_compare.bench.executor import LocalProcessExecutor
 from sudoku_compare.bench.runner import Task, grace_seconds, run_isolated
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.parsing import parse_line
 

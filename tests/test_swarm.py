@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from sudoku_compare.bench.api import solve
-from sudoku_compare.bench.budget import Budget
-from sudoku_compare.bench.outcome import Status
+from sudoku_compare.budget import Budget
 from sudoku_compare.native.pso_swap import minus_into, move, times_into
+from sudoku_compare.outcome import Status
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.encodings import integer_cells as ic
 from sudoku_compare.problems.encodings import row_permutation as rp

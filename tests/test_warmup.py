@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from sudoku_compare.bench import registry
+from sudoku_compare import registry
 
 from .test_contract import SMALL, SOLVABLE
 
@@ -24,8 +24,8 @@ DRIVER = r"""
 import json, sys
 import numba.core.registry
 from numba.core.dispatcher import Dispatcher
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.parsing import parse_line
 
 def overloads():

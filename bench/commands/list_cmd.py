@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.solver import parameter_table
+from sudoku_compare import registry
+from sudoku_compare.solver import parameter_table
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -10,7 +10,7 @@ import argparse
 import shlex
 import sys
 
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.errors import InputError
 
 
@@ -35,7 +35,7 @@ def split_params(items: list[str], solvers: list[str]) -> dict[str, list[str]]:
     """``SOLVER:K=V`` goes to that solver, ``K=V`` to every listed solver that has ``K``."""
     import dataclasses
 
-    from sudoku_compare.bench import registry
+    from sudoku_compare import registry
 
     out: dict[str, list[str]] = {}
     for item in items:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         budget = Budget(args.max_seconds, args.max_evals)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    from sudoku_compare.bench import registry
+    from sudoku_compare import registry
 
     for s in solvers:
         registry.get(s)  # unknown names fail here, before the parameters are read

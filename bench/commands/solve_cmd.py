@@ -6,7 +6,7 @@ import argparse
 import json
 
 from sudoku_compare.bench.api import solve, solve_isolated
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.formatting import format_boxed
 

@@ -42,8 +42,8 @@ def mini_campaign(name: str, puzzles, seeds, seconds: float) -> tuple[int, int, 
     import statistics
 
     from sudoku_compare.bench.api import solve
-    from sudoku_compare.bench.budget import Budget
-    from sudoku_compare.bench.outcome import Status
+    from sudoku_compare.budget import Budget
+    from sudoku_compare.outcome import Status
 
     times, evals, runs = [], [], 0
     for p in puzzles:

@@ -23,9 +23,9 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.puzzle import Puzzle
 

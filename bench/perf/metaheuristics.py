@@ -17,9 +17,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable, mini_campaign
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.puzzle import Puzzle
 
 SECTION = "metaheuristics"

@@ -19,9 +19,9 @@ import time
 
 import numpy as np
 
-from sudoku_compare.bench import registry
-from sudoku_compare.bench.budget import Budget
+from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.puzzle import Puzzle
 
 SECTION = "overhead"

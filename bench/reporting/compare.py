@@ -124,7 +124,7 @@ def select_solvers(families: Sequence[str] | None) -> tuple[dict[str, list[str]]
     (``compare backtracking`` runs the native backtrackers against python-constraint and
     CP-SAT); a requested group name (``exact``) brings all of its families.
     """
-    from sudoku_compare.bench import registry
+    from sudoku_compare import registry
 
     specs = registry.all_specs()
     known_families = {s.family for s in specs}
@@ -250,8 +250,8 @@ def run_plan(p: ComparisonPlan, db: str | Path, *, progress: bool = True,
     running. ``runner`` takes ``(specs, db, workers, progress)`` like
     :func:`~sudoku_compare.bench.campaign.run_campaigns`. Returns a description of it.
     """
-    from sudoku_compare.bench.budget import Budget
     from sudoku_compare.bench.campaign import CampaignSpec
+    from sudoku_compare.budget import Budget
 
     label = "given runner"
     if runner is None:
@@ -270,7 +270,7 @@ def _longest_first(groups: Sequence[GroupPlan]) -> list[GroupPlan]:
     starting them first leaves the short deterministic runs to fill the end of the pool's
     schedule (longest processing time first). Only the order of work changes, no result.
     """
-    from sudoku_compare.bench import registry
+    from sudoku_compare import registry
 
     def stochastic(g: GroupPlan) -> bool:
         return any(registry.get(n).cls.stochastic for n in g.solvers)

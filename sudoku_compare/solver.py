@@ -20,8 +20,6 @@ from sudoku_compare.problems.puzzle import Puzzle
 from .budget import Budget
 from .outcome import Outcome
 
-FAMILIES = ("backtracking", "csp", "exact", "annealing", "genetic", "swarm")
-
 
 @dataclass(frozen=True)
 class NoParams:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 
 import numpy as np
+
+from sudoku_compare.problems.alphabet import value_of
+from sudoku_compare.problems.formatting import format_line
+from sudoku_compare.problems.topology import box_for_cells
 
 
 class Status(StrEnum):
@@ -44,6 +48,12 @@ class Outcome:
     trace: list[tuple[int, float, float]] = field(default_factory=list)
     #: free-form notes from the solver (e.g. "model_build_s").
     extra: dict[str, float | int | str] = field(default_factory=dict)
+    #: why the run ended (a :class:`~sudoku_compare.vocabulary.StopReason` value); the
+    #: solver sets it, the bench overrides it with ``killed`` or ``error``.
+    stop_reason: str | None = None
+    #: share of the solver's own schedule completed (cooling levels, generations, epochs,
+    #: restarts), 0..1; None where the algorithm has no schedule.
+    schedule_fraction: float | None = None
     status: Status | None = None
     elapsed_s: float | None = None
     versions: dict[str, str] = field(default_factory=dict)
@@ -54,9 +64,6 @@ class Outcome:
         """The grid as a row-major string (``.`` for empty), or None."""
         if self.grid is None:
             return None
-        from sudoku_compare.problems.formatting import format_line
-        from sudoku_compare.problems.topology import box_for_cells
-
         flat = np.asarray(self.grid).ravel()
         box = box_for_cells(flat.size) or 3
         return format_line(flat, box, empty="0" if box == 3 else ".")
@@ -67,3 +74,33 @@ class Outcome:
         d["status"] = str(self.status) if self.status is not None else None
         d["trace"] = [list(t) for t in self.trace]
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Outcome:
+        """The inverse of :meth:`to_dict` (unknown keys are ignored, so older rows load)."""
+        known = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in known}
+        grid = kw.pop("grid", None)
+        if isinstance(grid, str):
+            kw["grid"] = _grid_from_line(grid)
+        elif grid is not None:
+            kw["grid"] = np.asarray(grid)
+        if kw.get("status") is not None:
+            kw["status"] = Status(kw["status"])
+        kw["trace"] = [tuple(t) for t in kw.get("trace") or []]
+        for name in ("counters", "extra", "versions"):
+            kw[name] = dict(kw.get(name) or {})
+        kw["violations"] = list(kw.get("violations") or [])
+        return cls(**kw)
+
+
+def _grid_from_line(line: str) -> np.ndarray:
+    """The (side, side) array a :meth:`Outcome.grid_line` string stands for (conflicts kept)."""
+    box = box_for_cells(len(line))
+    if box is None:
+        raise ValueError(f"a grid line has n**4 cells, this one has {len(line)}")
+    side = box * box
+    values = [value_of(ch, side) for ch in line]
+    if any(v is None for v in values):
+        raise ValueError(f"a grid line holds an unknown symbol: {line!r}")
+    return np.array(values, dtype=np.int64).reshape(side, side)
