@@ -213,7 +213,8 @@ def _row(planned: PlannedRun, campaign_id: str, out: Outcome) -> dict[str, Any]:
     return {**planned.row, "campaign_id": campaign_id,
             **{c: d.get(c) for c in ("status", "elapsed_s", "evaluations", "iterations",
                                      "restarts", "best_energy", "counters", "trace", "extra",
-                                     "versions", "grid", "violations", "error")},
+                                     "versions", "grid", "violations", "error", "stop_reason",
+                                     "schedule_fraction")},
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 

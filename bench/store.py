@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -53,7 +53,9 @@ CREATE TABLE IF NOT EXISTS runs (
     grid TEXT,
     violations TEXT,           -- json list of strings
     error TEXT,
-    finished_at TEXT NOT NULL
+    finished_at TEXT NOT NULL,
+    stop_reason TEXT,          -- target|finished|exhausted|evaluations|clock|killed|error (v2)
+    schedule_fraction REAL     -- share of the solver's own schedule completed, 0..1 (v2)
 );
 CREATE INDEX IF NOT EXISTS runs_by_campaign ON runs (campaign_id);
 -- the run ids a campaign planned: a rerun that extends an earlier campaign (one more solver)
@@ -71,8 +73,11 @@ RUN_COLUMNS = (
     "run_id", "campaign_id", "solver", "family", "origin", "encoding", "params", "puzzle_set",
     "puzzle_index", "puzzle", "seed", "seed_index", "max_seconds", "max_evaluations", "status",
     "elapsed_s", "evaluations", "iterations", "restarts", "best_energy", "counters", "trace",
-    "extra", "versions", "grid", "violations", "error", "finished_at",
+    "extra", "versions", "grid", "violations", "error", "finished_at", "stop_reason",
+    "schedule_fraction",
 )
+#: columns added after version 1, with their SQL types: an older store gains them on open
+ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL"))}
 
 
 class Store:
@@ -94,8 +99,23 @@ class Store:
             self.conn.executescript(SCHEMA)
             self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
                               (str(SCHEMA_VERSION),))
+            self._migrate()
             self.conn.commit()
         self.conn.row_factory = sqlite3.Row
+
+    def _migrate(self) -> None:
+        """Bring an older store of ours up to :data:`SCHEMA_VERSION` by adding columns."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        version = int(row[0])
+        if version >= SCHEMA_VERSION:
+            return
+        present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
+        for v in range(version + 1, SCHEMA_VERSION + 1):
+            for name, sql_type in ADDED_COLUMNS.get(v, ()):
+                if name not in present:
+                    self.conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
+        self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                          (str(SCHEMA_VERSION),))
 
     def __enter__(self) -> Store:
         return self
