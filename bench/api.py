@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import platform
-import time
 from typing import Any
-
-import numpy as np
 
 from sudoku_compare import registry
 from sudoku_compare.budget import Budget
-from sudoku_compare.outcome import Outcome, Status
+from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import resolve_puzzle
 from sudoku_compare.solver import parse_params
 from sudoku_compare.verify import verify
+
+from .execute import execute
 
 
 def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None):
@@ -38,19 +36,7 @@ def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed:
     deadline are the campaign runner's job.)
     """
     spec, pz, overrides = _prepare(solver, puzzle, params)
-    instance = spec.create(**overrides)
-    instance.warmup()
-    instance.warmup_for(pz)
-    budget = budget or Budget()
-    start = time.perf_counter()
-    try:
-        outcome = instance.solve(pz, budget, seed)
-    except Exception as exc:  # a solver crash is a recorded error, never a traceback
-        outcome = Outcome(status=Status.ERROR, error=f"{type(exc).__name__}: {exc}")
-    outcome.elapsed_s = time.perf_counter() - start
-    outcome.versions = {"python": platform.python_version(), "numpy": np.__version__}
-    if (v := spec.cls.library_version()) is not None:
-        outcome.versions[spec.origin] = v
+    outcome = execute(spec, spec.create(**overrides), pz, budget or Budget(), seed)
     return verify(pz, outcome), pz
 
 

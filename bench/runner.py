@@ -14,23 +14,23 @@ The driver, never the worker, verifies the grid with the problems checker.
 
 from __future__ import annotations
 
+import importlib
 import os
-import platform
 import subprocess
 import sys
 import time
-import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-import numpy as np
-
+from sudoku_compare import registry
 from sudoku_compare.budget import Budget
 from sudoku_compare.outcome import Outcome, Status
 from sudoku_compare.problems.parsing import parse_line
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.verify import verify
+
+from .execute import execute, versions_of
 
 #: address-space cap of a worker; numba/LLVM and OR-Tools reserve well under 2 GB here.
 DEFAULT_MEMORY_MB = 3072
@@ -60,13 +60,6 @@ class Task:
 
     def puzzle_obj(self) -> Puzzle:
         return parse_line(self.puzzle, source="<task>")
-
-
-def versions_of(spec: Any) -> dict[str, str]:
-    out = {"python": platform.python_version(), "numpy": np.__version__}
-    if spec is not None and (v := spec.cls.library_version()) is not None:
-        out[spec.origin] = v
-    return out
 
 
 # -- the worker side ----------------------------------------------------------------------
@@ -113,38 +106,14 @@ def _silence_output() -> None:
 
 
 def _run_one(task: Task, warm: set[str], conn: Connection) -> dict[str, Any]:
-    import importlib
-
-    from sudoku_compare import registry
-
     for mod in task.imports:
         importlib.import_module(mod)
     spec = registry.get(task.solver)
     puzzle = task.puzzle_obj()
     solver = spec.create(**task.params)
-    if task.solver not in warm:
-        solver.warmup()
-        warm.add(task.solver)
-    if (sized := f"{task.solver}@{puzzle.box}") not in warm:
-        solver.warmup_for(puzzle)
-        warm.add(sized)
-    versions = versions_of(spec)
-    conn.send(("started", task.key))
-    start = time.perf_counter()
-    try:
-        outcome = solver.solve(puzzle, task.budget, task.seed)
-    except MemoryError:
-        outcome = Outcome(status=Status.MEMOUT, error="MemoryError")
-    except Exception as exc:  # a crash is a recorded error, never fatal
-        tb = traceback.format_exc(limit=3)
-        outcome = Outcome(status=Status.ERROR, error=f"{type(exc).__name__}: {exc}\n{tb}"[:2000])
-    elapsed = time.perf_counter() - start
-    outcome.elapsed_s = elapsed
-    outcome.versions = versions
-    d = outcome.to_dict()
-    d["grid_cells"] = (None if outcome.grid is None
-                       else [int(x) for x in np.asarray(outcome.grid).ravel()])
-    return d
+    outcome = execute(spec, solver, puzzle, task.budget, task.seed, warmed=warm,
+                      on_start=lambda: conn.send(("started", task.key)))
+    return outcome.to_dict()
 
 
 def worker_entry() -> None:
@@ -271,7 +240,7 @@ class Worker:
                     self.deadline = (time.monotonic() + task.budget.max_seconds
                                      + grace_seconds(task.budget.max_seconds))
                 elif kind == "done":
-                    return self._finish(_outcome_from(payload))
+                    return self._finish(Outcome.from_dict(payload))
         except (EOFError, OSError):
             return self._finish(self._died())
         if not self.alive():
@@ -308,28 +277,12 @@ class Worker:
         self.task = None
         self.phase = "idle"
         if not out.versions:
-            from sudoku_compare import registry
-
             try:
                 out.versions = versions_of(registry.get(task.solver))
             except Exception:  # noqa: BLE001 - an unknown solver still gets python/numpy
                 out.versions = versions_of(None)
         return verify(task.puzzle_obj(), out)
 
-
-
-def _outcome_from(d: dict[str, Any]) -> Outcome:
-    cells = d.get("grid_cells")
-    status = d.get("status")
-    return Outcome(
-        grid=None if cells is None else np.asarray(cells, dtype=np.int64),
-        claims_solved=bool(d.get("claims_solved", False)),
-        evaluations=int(d.get("evaluations") or 0), iterations=int(d.get("iterations") or 0),
-        restarts=int(d.get("restarts") or 0), best_energy=d.get("best_energy"),
-        counters=dict(d.get("counters") or {}),
-        trace=[tuple(t) for t in d.get("trace") or []], extra=dict(d.get("extra") or {}),
-        status=Status(status) if status else None, elapsed_s=d.get("elapsed_s"),
-        versions=dict(d.get("versions") or {}), error=d.get("error"))
 
 
 def run_isolated(task: Task, memory_mb: int | None = DEFAULT_MEMORY_MB,

@@ -47,6 +47,9 @@ class Solver:
     #: box sizes the solver accepts
     boxes: ClassVar[tuple[int, ...]] = (2, 3, 4, 5)
     description: ClassVar[str] = ""
+    #: for an adapter: the registered native solver that runs the same algorithm on the
+    #: same encoding with the same parameters as far as the library allows
+    counterpart: ClassVar[str | None] = None
 
     def __init__(self, params: Any = None, **overrides: Any) -> None:
         base = params if params is not None else self.Params()
