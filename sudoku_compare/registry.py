@@ -3,23 +3,35 @@
 Every module in ``sudoku_compare.native`` and ``sudoku_compare.adapters`` registers its
 solvers at import with :func:`register` (adapters import their library lazily, inside
 ``solve``, so importing the module is cheap and works without the library). Third-party
-packages expose a callable or a Solver class in the entry-point group
-``sudoku_compare.solvers``. A duplicate name is refused, never silently replaced.
+packages expose a Solver class, or a function that calls :func:`register`, in the
+entry-point group ``sudoku_compare.solvers``.
+
+A registry must never take the tool down: an entry point that fails to load (a missing
+module, a class with an unknown family) is recorded as *broken* with its reason, shown
+by ``sudoku-compare list`` and skipped everywhere else. A duplicate name is refused,
+never silently replaced. Every solver records where it came from (``source``).
 """
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import importlib.metadata
 import pkgutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from sudoku_compare.problems.errors import InputError
 
-from .solver import Solver
+from .solver import Solver, validate_params
+from .vocabulary import ENCODINGS, FAMILIES
 
 ENTRY_POINT_GROUP = "sudoku_compare.solvers"
+BUILT_IN = "built-in"
+#: packages whose modules are the built-in solvers
+BUILT_IN_PACKAGES = ("sudoku_compare.native", "sudoku_compare.adapters")
 
 
 @dataclass(frozen=True)
@@ -30,10 +42,15 @@ class SolverSpec:
     cls: type[Solver]
     defaults: dict[str, Any] = field(default_factory=dict)
     description: str = ""
-    source: str = "built-in"
+    #: ``built-in``, or ``entry point NAME (DIST VERSION)``, or the registering module
+    source: str = BUILT_IN
 
     def create(self, **overrides: Any) -> Solver:
-        solver = self.cls(**{**self.defaults, **overrides})
+        """An instance of this variant; a bad parameter value is an :class:`InputError`."""
+        try:
+            solver = self.cls(**{**self.defaults, **overrides})
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{self.name}: bad parameters: {exc}") from None
         solver.name = self.name  # type: ignore[misc]  # a variant carries its own name
         return solver
 
@@ -49,8 +66,21 @@ class SolverSpec:
     def encoding(self) -> str:
         return self.cls.encoding
 
+    @property
+    def counterpart(self) -> str | None:
+        return self.cls.counterpart
+
     def availability(self) -> tuple[bool, str]:
         return self.cls.availability()
+
+
+@dataclass(frozen=True)
+class BrokenEntry:
+    """An entry point that could not be loaded, and why (one line)."""
+
+    name: str
+    source: str
+    reason: str
 
 
 class DuplicateSolverError(ValueError):
@@ -58,24 +88,69 @@ class DuplicateSolverError(ValueError):
 
 
 _REGISTRY: dict[str, SolverSpec] = {}
+_BROKEN: dict[str, BrokenEntry] = {}
 _LOADED = False
+#: the source of solvers registered while an entry point loads (its function may
+#: register several variants; each records the entry point, not "built-in")
+_SOURCE: contextvars.ContextVar[str | None] = contextvars.ContextVar("source", default=None)
+
+
+def _source_of(cls: type[Solver]) -> str:
+    if (current := _SOURCE.get()) is not None:
+        return current
+    module = cls.__module__
+    if any(module == p or module.startswith(p + ".") for p in BUILT_IN_PACKAGES):
+        return BUILT_IN
+    return f"module {module}"
+
+
+def check_declaration(cls: type[Solver], name: str) -> None:
+    """Refuse a solver whose declaration the harness could not use (ValueError, one line)."""
+    if not isinstance(cls, type) or not issubclass(cls, Solver):
+        raise ValueError(f"{name}: {cls!r} is not a sudoku_compare.Solver subclass")
+    if cls.family not in FAMILIES:
+        raise ValueError(f"{name}: unknown family {cls.family!r}; families: {', '.join(FAMILIES)}")
+    if cls.encoding not in ENCODINGS:
+        raise ValueError(f"{name}: unknown encoding {cls.encoding!r}; "
+                         f"encodings: {', '.join(ENCODINGS)}")
+    if not cls.origin:
+        raise ValueError(f"{name}: origin is empty (native, or the library's distribution name)")
+    validate_params(cls.Params, name)
 
 
 def register(cls: type[Solver] | None = None, *, name: str | None = None,
-             description: str = "", source: str = "built-in", **defaults: Any):
-    """Register a solver class (usable as a decorator) or a configured variant of one."""
+             description: str = "", source: str | None = None, **defaults: Any):
+    """Register a solver class (usable as a decorator) or a configured variant of one.
+
+    The class's family, encoding and parameter types are checked here, so a typo fails
+    at import instead of producing an empty report section.
+    """
 
     def do(c: type[Solver]) -> type[Solver]:
-        n = name or c.name
+        n = name or getattr(c, "name", "")
         if not n:
-            raise ValueError(f"{c.__name__} has no name")
+            raise ValueError(f"{getattr(c, '__name__', c)!r} has no name")
+        check_declaration(c, n)
+        unknown = set(defaults) - {f for f in c.Params.__dataclass_fields__}
+        if unknown:
+            raise ValueError(f"{n}: unknown parameters {sorted(unknown)} for {c.Params.__name__}")
         if n in _REGISTRY:
             raise DuplicateSolverError(f"a solver named {n!r} is already registered "
                                        f"({_REGISTRY[n].cls.__module__}.{_REGISTRY[n].cls.__name__})")
-        _REGISTRY[n] = SolverSpec(n, c, dict(defaults), description or c.description, source)
+        _REGISTRY[n] = SolverSpec(n, c, dict(defaults), description or c.description,
+                                  source or _source_of(c))
         return c
 
     return do(cls) if cls is not None else do
+
+
+@contextmanager
+def _registering_as(source: str) -> Iterator[None]:
+    token = _SOURCE.set(source)
+    try:
+        yield
+    finally:
+        _SOURCE.reset(token)
 
 
 def _import_package_modules(package: str) -> None:
@@ -85,22 +160,44 @@ def _import_package_modules(package: str) -> None:
             importlib.import_module(f"{package}.{info.name}")
 
 
+def _load_entry_point(ep: importlib.metadata.EntryPoint) -> None:
+    dist = getattr(ep, "dist", None)
+    where = f"{dist.name} {dist.version}" if dist is not None else ep.value
+    source = f"entry point {ep.name} ({where})"
+    before = dict(_REGISTRY)
+    try:
+        with _registering_as(source):
+            obj = ep.load()
+            if isinstance(obj, type) and issubclass(obj, Solver):
+                register(obj)
+            elif callable(obj):
+                obj()  # a function that calls register() itself
+            else:
+                raise TypeError(f"{ep.value} is neither a Solver class nor a function")
+    except Exception as exc:  # noqa: BLE001 - a broken plug-in is reported, never fatal
+        for n in set(_REGISTRY) - set(before):  # a half-registered plug-in is withdrawn
+            del _REGISTRY[n]
+        reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        _BROKEN[ep.name] = BrokenEntry(ep.name, source, reason)
+
+
 def load(entry_points: bool = True) -> dict[str, SolverSpec]:
     """Import the built-in solver modules and the entry points once; return the registry."""
     global _LOADED
     if not _LOADED:
         _LOADED = True
-        _import_package_modules("sudoku_compare.native")
-        _import_package_modules("sudoku_compare.adapters")
+        for package in BUILT_IN_PACKAGES:
+            _import_package_modules(package)
         if entry_points:
             for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-                obj = ep.load()
-                if isinstance(obj, type) and issubclass(obj, Solver):
-                    if obj.name not in _REGISTRY or _REGISTRY[obj.name].cls is not obj:
-                        register(obj, source=f"entry point {ep.value}")
-                elif callable(obj):
-                    obj()  # a function that calls register() itself
+                _load_entry_point(ep)
     return _REGISTRY
+
+
+def broken() -> list[BrokenEntry]:
+    """Entry points that failed to load, with the reason (``list`` shows them)."""
+    load()
+    return sorted(_BROKEN.values(), key=lambda b: b.name)
 
 
 def all_specs() -> list[SolverSpec]:
@@ -110,6 +207,8 @@ def all_specs() -> list[SolverSpec]:
 def get(name: str) -> SolverSpec:
     reg = load()
     if name not in reg:
+        if name in _BROKEN:
+            raise InputError(f"solver {name!r} is broken: {_BROKEN[name].reason}")
         known = ", ".join(sorted(reg))
         raise InputError(f"unknown solver {name!r}; known solvers: {known}")
     return reg[name]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import importlib.metadata
 import importlib.util
+import types
+import typing
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -91,52 +93,103 @@ class Solver:
             return None
 
 
+#: the value types a parameter may have: what ``--param K=V`` can be converted to
+SCALAR_TYPES: tuple[type, ...] = (bool, int, float, str)
+
+
+@dataclass(frozen=True)
+class ParamType:
+    """A parameter's type as the CLI converts it: a scalar or a set of literal choices."""
+
+    base: type
+    optional: bool = False
+    choices: tuple[Any, ...] = ()
+
+    def __str__(self) -> str:
+        text = ("Literal[" + ", ".join(repr(c) for c in self.choices) + "]" if self.choices
+                else self.base.__name__)
+        return f"{text} | None" if self.optional else text
+
+    def convert(self, text: str) -> Any:
+        """The value ``text`` stands for; ValueError names what was expected."""
+        if self.optional and text.lower() in ("none", "null", ""):
+            return None
+        if self.choices:
+            for choice in self.choices:
+                if text == str(choice):
+                    return choice
+            raise ValueError("expected one of " + ", ".join(str(c) for c in self.choices))
+        if self.base is bool:
+            low = text.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError("expected true or false")
+        return self.base(text)
+
+
+def param_type(hint: Any) -> ParamType | None:
+    """The :class:`ParamType` of a resolved annotation, or None when the CLI cannot set it."""
+    args = typing.get_args(hint)
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1 and (inner := param_type(rest[0])) is not None:
+            return dataclasses.replace(inner, optional=True)
+        return None
+    if origin is typing.Literal:
+        return ParamType(type(args[0]), choices=tuple(args))
+    if hint in SCALAR_TYPES:
+        return ParamType(hint)
+    return None
+
+
+def parameter_types(params_cls: type) -> dict[str, ParamType | None]:
+    """Each field's :class:`ParamType`, from ``typing.get_type_hints`` (strings resolved)."""
+    hints = typing.get_type_hints(params_cls)
+    return {f.name: param_type(hints[f.name]) for f in fields(params_cls)}
+
+
+def validate_params(params_cls: type, solver_name: str = "") -> None:
+    """Refuse a Params class the harness could not build, store or set from the CLI."""
+    if not dataclasses.is_dataclass(params_cls):
+        raise ValueError(f"{solver_name}: Params {params_cls!r} is not a dataclass")
+    try:
+        table = parameter_types(params_cls)
+    except Exception as exc:  # noqa: BLE001 - an unresolvable annotation, said in one line
+        raise ValueError(f"{solver_name}: cannot resolve the Params annotations: {exc}") from None
+    untyped = [n for n, t in table.items() if t is None]
+    if untyped:
+        raise ValueError(f"{solver_name}: parameters {untyped} are not bool, int, float, str, "
+                         "a Literal of those, or Optional of one")
+    try:
+        params_cls()
+    except Exception as exc:  # noqa: BLE001
+        raise ValueError(f"{solver_name}: Params() has no valid defaults: {exc}") from None
+
+
+def _default(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
+
+
 def parameter_table(params_cls: type) -> list[tuple[str, str, Any]]:
     """(name, type name, default) of each parameter."""
-    out = []
-    for f in fields(params_cls):
-        default = f.default if f.default is not dataclasses.MISSING else (
-            f.default_factory() if f.default_factory is not dataclasses.MISSING else None)
-        tname = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
-        out.append((f.name, str(tname), default))
-    return out
-
-
-def _convert(name: str, tname: str, text: str, default: Any) -> Any:
-    t = tname.replace(" ", "")
-    optional = "None" in t
-    if optional and text.lower() in ("none", "null", ""):
-        return None
-    base = t.replace("|None", "").replace("None|", "").replace("Optional[", "").rstrip("]")
-    if base == "bool":
-        low = text.lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
-            return False
-        raise ValueError("expected true or false")
-    if base == "int":
-        return int(text)
-    if base == "float":
-        return float(text)
-    if base == "str":
-        return text
-    if base.startswith("Literal["):
-        choices = [c.strip().strip("'\"") for c in base[len("Literal["):].split(",")]
-        if text not in choices:
-            raise ValueError(f"expected one of {', '.join(choices)}")
-        return text
-    if isinstance(default, bool):
-        return _convert(name, "bool", text, default)
-    if isinstance(default, int):
-        return int(text)
-    if isinstance(default, float):
-        return float(text)
-    return text
+    types_ = parameter_types(params_cls)
+    return [(f.name, str(types_[f.name]), _default(f)) for f in fields(params_cls)]
 
 
 def parse_params(params_cls: type, assignments: list[str], solver_name: str = "") -> dict[str, Any]:
-    """Turn ``["K=V", ...]`` into typed overrides, refusing unknown keys and bad values."""
+    """Turn ``["K=V", ...]`` into typed overrides, refusing unknown keys and bad values.
+
+    The values are also checked together, by building the Params (its ``__post_init__``
+    holds the ranges), so ``--param alpha=2`` is refused here with the reason.
+    """
+    types_ = parameter_types(params_cls)
     table = {name: (tname, default) for name, tname, default in parameter_table(params_cls)}
     valid = ", ".join(f"{n} ({t}, default {d!r})" for n, (t, d) in table.items()) or "none"
     who = f" for {solver_name}" if solver_name else ""
@@ -148,9 +201,15 @@ def parse_params(params_cls: type, assignments: list[str], solver_name: str = ""
         key = key.strip().replace("-", "_")
         if key not in table:
             raise InputError(f"--param {key!r}: unknown parameter{who}; valid keys: {valid}")
-        tname, default = table[key]
+        ptype = types_[key]
+        assert ptype is not None  # validated at registration
         try:
-            out[key] = _convert(key, tname, text.strip(), default)
+            out[key] = ptype.convert(text.strip())
         except ValueError as exc:
-            raise InputError(f"--param {key}={text!r}: bad value ({exc}); {key} is {tname}") from None
+            raise InputError(f"--param {key}={text!r}: bad value ({exc}); {key} is {ptype}") from None
+    try:
+        params_cls(**out)
+    except (TypeError, ValueError) as exc:
+        shown = " ".join(assignments)
+        raise InputError(f"--param {shown}: {exc}{who}") from None
     return out

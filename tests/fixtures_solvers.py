@@ -21,7 +21,7 @@ MODULE = __name__
 class _Base(Solver):
     family = "backtracking"
     origin = "native"
-    encoding = "test"
+    encoding = "grid"
     boxes = (2, 3)
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from sudoku_compare.bench.api import solve, solve_isolated
 from sudoku_compare.budget import Budget
@@ -25,13 +29,38 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+@contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send everything written to fd 1 (Python or C code) to stderr while the solve runs.
+
+    ``solve --json`` promises a JSON document on stdout; a library that prints from C++
+    (OR-Tools) or a solver that prints must not break it, and what they print is still
+    visible on stderr.
+    """
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         budget = Budget(args.max_seconds, args.max_evals)
     except ValueError as exc:
         raise InputError(str(exc)) from None
-    outcome, puzzle = (solve_isolated if args.isolated else solve)(args.solver, args.puzzle, budget=budget, seed=args.seed,
-                            params=args.param)
+    run_one = solve_isolated if args.isolated else solve
+    if args.json:
+        with stdout_to_stderr():
+            outcome, puzzle = run_one(args.solver, args.puzzle, budget=budget, seed=args.seed,
+                                      params=args.param)
+    else:
+        outcome, puzzle = run_one(args.solver, args.puzzle, budget=budget, seed=args.seed,
+                                  params=args.param)
     if args.json:
         d = outcome.to_dict()
         d = {"solver": args.solver, "puzzle": puzzle.name or puzzle.to_line(), "seed": args.seed,
