@@ -20,3 +20,6 @@ def public_sets_available() -> bool:
 
 needs_public = pytest.mark.skipif(not public_sets_available(),
                                   reason="public puzzle sets not found (set SUDOKU_COMPARE_PUZZLES)")
+
+#: fixture packages carry their own tests (run by test_entry_point.py in their own session)
+collect_ignore_glob = ["fixtures/*"]
