@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_compare.bench.cli import main
-from sudoku_compare.bench.reporting import compare as cmp
+from sudoku_compare.bench import compare as cmp
 from sudoku_compare.bench.store import Store
 from sudoku_compare.problems.errors import InputError
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sudoku_compare.bench.reporting.compare import compare, compare_command
+from sudoku_compare.bench.compare import compare, compare_command
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

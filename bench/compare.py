@@ -23,9 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sudoku_compare import registry
+from sudoku_compare.budget import Budget
 from sudoku_compare.problems.errors import InputError
+from sudoku_compare.problems.sets import load_set, resolve_puzzles
 
-from .summary import FAMILY_ORDER, comparison_group, solver_sort_key
+from .campaign import CampaignSpec, run_campaigns
+from .reporting.report import write_report
+from .reporting.summary import FAMILY_ORDER, comparison_group, solver_sort_key
 
 #: the shipped default set, and what to use while it does not exist yet
 DEFAULT_SET = "generated-easy"
@@ -85,7 +90,6 @@ class ComparisonPlan:
 
 def default_set() -> tuple[str, str]:
     """(set name, note): the shipped generated set, else a fallback that exists here."""
-    from sudoku_compare.problems.sets import load_set
 
     for name in (DEFAULT_SET, *FALLBACK_SETS):
         try:
@@ -101,7 +105,6 @@ def default_set() -> tuple[str, str]:
 
 
 def count_puzzles(ref: str) -> int:
-    from sudoku_compare.problems.sets import resolve_puzzles
 
     return sum(len(resolve_puzzles(r)) for r in split_refs(ref))
 
@@ -124,7 +127,6 @@ def select_solvers(families: Sequence[str] | None) -> tuple[dict[str, list[str]]
     (``compare backtracking`` runs the native backtrackers against python-constraint and
     CP-SAT); a requested group name (``exact``) brings all of its families.
     """
-    from sudoku_compare import registry
 
     specs = registry.all_specs()
     known_families = {s.family for s in specs}
@@ -191,7 +193,6 @@ def plan(families: Sequence[str] | None = None, puzzles: str | None = None,
 
 def _clip(ref: str) -> str:
     """SET:0:K on a set of fewer than K puzzles becomes SET (the whole set)."""
-    from sudoku_compare.problems.sets import load_set
 
     parts = ref.rsplit(":", 2)
     if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
@@ -235,7 +236,6 @@ Runner = Callable[..., object]
 
 def campaign_runner() -> tuple[Runner, str]:
     """The bench's isolated runner for several campaigns at once (one pool of workers)."""
-    from sudoku_compare.bench.campaign import run_campaigns
 
     return run_campaigns, "bench.campaign (isolated worker processes, one pool for all groups)"
 
@@ -250,8 +250,6 @@ def run_plan(p: ComparisonPlan, db: str | Path, *, progress: bool = True,
     running. ``runner`` takes ``(specs, db, workers, progress)`` like
     :func:`~sudoku_compare.bench.campaign.run_campaigns`. Returns a description of it.
     """
-    from sudoku_compare.bench.campaign import CampaignSpec
-    from sudoku_compare.budget import Budget
 
     label = "given runner"
     if runner is None:
@@ -270,7 +268,6 @@ def _longest_first(groups: Sequence[GroupPlan]) -> list[GroupPlan]:
     starting them first leaves the short deterministic runs to fill the end of the pool's
     schedule (longest processing time first). Only the order of work changes, no result.
     """
-    from sudoku_compare import registry
 
     def stochastic(g: GroupPlan) -> bool:
         return any(registry.get(n).cls.stochastic for n in g.solvers)
@@ -284,7 +281,6 @@ def compare(families: Sequence[str] | None = None, puzzles: str | None = None,
             workers: int = 2, progress: bool = True, command: str | None = None,
             title: str | None = None, campaign_seed: int = 0):
     """Plan, run and report a comparison; returns the :class:`ReportSummary`."""
-    from .report import write_report
 
     p = plan(families, puzzles, seeds, max_seconds, workers)
     if not p.groups:
