@@ -1,7 +1,9 @@
 """Known puzzle sets: the project's shipped sets and the public ones (by checksum).
 
 Public sets are third-party data and never shipped: they are found in the directory
-``$SUDOKU_COMPARE_PUZZLES`` names, else in the user cache, else fetched.
+``$SUDOKU_COMPARE_PUZZLES`` names, else in the user cache, else fetched. A copy found on
+this machine is trusted only once its normalised content matches the catalogued SHA-256
+(:func:`verify_public_file`), checked the first time a process uses it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,13 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+from .errors import ChecksumError
+
+#: The largest file accepted as a copy of a public set, on disk or downloaded. The
+#: largest set, top1465, is 120 kB; a copy 70 times larger is not that set, and the cap
+#: keeps a wrong file or a hostile server from filling memory.
+MAX_SET_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,52 @@ def normalise(text: str) -> str:
 def content_sha256(text: str) -> str:
     """SHA-256 of :func:`normalise` (UTF-8), the checksum :data:`PUBLIC_SETS` records."""
     return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()
+
+
+def public_file_problem(path: Path, pub: PublicSet) -> str | None:
+    """Why the file at ``path`` is not a good copy of ``pub`` (None when it is one)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_SET_BYTES:
+            return f"{size} bytes, more than any copy of {pub.name} ({MAX_SET_BYTES} at most)"
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if b"\0" in data:
+        return "binary data (NUL bytes), not a puzzle text"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+    got = content_sha256(text)
+    if got != pub.sha256:
+        return f"content sha256 {got[:16]}…, expected {pub.sha256[:16]}… (a changed or damaged copy)"
+    return None
+
+
+#: Verdicts of :func:`verify_public_file`, by (path, size, mtime): a copy is hashed once
+#: per process, and again only when it changes.
+_VERDICTS: dict[tuple[str, int, int], str | None] = {}
+
+
+def verify_public_file(path: Path, pub: PublicSet) -> None:
+    """Refuse a copy of a public set whose content is not the catalogued one.
+
+    Raises :class:`ChecksumError` naming the file and what is wrong with it. The verdict
+    is cached by the file's size and modification time, so a process pays for the
+    hash once per copy (about 1 ms for top1465), and an edited file is checked again.
+    """
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError as exc:
+        raise ChecksumError(f"{path}: cannot read the {pub.name} set: {exc.strerror or exc}") from None
+    if key not in _VERDICTS:
+        _VERDICTS[key] = public_file_problem(path, pub)
+    problem = _VERDICTS[key]
+    if problem is not None:
+        raise ChecksumError(f"{path}: not the public set {pub.name}: {problem}; restore it, or "
+                            f"delete it and run sudoku-compare puzzles fetch {pub.name}")
 
 
 def env_dir() -> Path | None:

@@ -19,3 +19,9 @@ class PuzzleFormatError(InputError):
         self.line = line
         self.column = column
         super().__init__(f"{source}:{line}:{column}: {reason}")
+
+
+class ChecksumError(InputError):
+    """A copy of a public set (downloaded, cached or in ``$SUDOKU_COMPARE_PUZZLES``) whose
+    content is not the set the catalog knows: a bad input (exit code 2), since running on
+    it would publish figures for puzzles nobody else has."""

@@ -1,72 +1,79 @@
-"""Reading puzzles: one a line, multi-line grids (including the boxed display), files.
+"""Reading puzzles from texts and files: one a line, multi-line grids, CSV.
 
-Every failure is a :class:`PuzzleFormatError` naming the source, line, column and reason,
-because a user with a 1465-line file needs to know exactly which character is wrong.
+The layouts read:
+
+- one puzzle a line, n**4 symbols (16, 81, 256 or 625), anything after a first field of
+  that length ignored (files such as top1465 append ratings);
+- a grid written one row a line, 4x4 to 25x25: compact (``003020600``), spaced, with ``|``
+  between boxes and rules (``------``, ``+---+---+``) between bands, the C# notebooks'
+  framed display where a blank cell is empty, or numbers separated by spaces or commas
+  (``10 0 3 16``); grids may follow one another with or without a blank line between;
+- CSV records (``puzzle,solution`` as in the Kaggle sets, or more columns), with or
+  without a header: the puzzle is the field the header names (``puzzle``, ``quizzes``…),
+  else the first field of n**4 symbols.
+
+Blank lines, ``#`` comments and titles (``Grid 01``, Project Euler's file) end a block.
+
+The reader makes one pass and looks at each line a bounded number of times, so its time
+is linear in the input; a line longer than :data:`MAX_LINE_CHARS` is refused as soon as it
+is read, before the rest of the file, so memory stays bounded too. A layout is decided
+by looking at the block, not line by line: the one ambiguous line, 16 symbols (a 4x4
+puzzle, or a row of a 16x16 grid), is decided by the up to 16 lines that follow it.
+
+Every failure is a :class:`PuzzleFormatError` naming the source, line, column and
+reason of the first bad line, because a user with a 1465-line file needs to know
+exactly which character is wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
-from .alphabet import value_of
+from .alphabet import EMPTY_SYMBOLS
 from .errors import PuzzleFormatError
-from .puzzle import Puzzle
-from .topology import box_for_cells, topology
+from .puzzle import LAYOUT, Puzzle, cell_value, line_symbols
 
-#: Characters that only lay a grid out and carry no cell.
-LAYOUT = frozenset(" \t|+-\r")
+__all__ = ["LAYOUT", "MAX_LINE_CHARS", "parse_file", "parse_line", "parse_lines", "parse_text"]
 
+#: The longest line read. The widest layout of the largest grid fits with room to spare: a
+#: 25x25 puzzle on one line with a space after every cell and bars between boxes is about
+#: 1,500 characters, a ``puzzle,solution`` record 1,251. A longer line is not a puzzle.
+MAX_LINE_CHARS = 2048
 
-def _check_units(values: list[int], box: int, source: str, where: list[tuple[int, int]]) -> None:
-    """Refuse a digit given twice in one unit, located at the second occurrence."""
-    topo = topology(box)
-    for u, unit in enumerate(topo.units):
-        seen: dict[int, int] = {}
-        for cell in unit:
-            v = values[cell]
-            if not v:
-                continue
-            if v in seen:
-                kind = ("row", "column", "box")[u // topo.side]
-                ln, col = where[int(cell)]
-                raise PuzzleFormatError(
-                    f"digit {v} given twice in {kind} {u % topo.side + 1} "
-                    f"(cells {seen[v] + 1} and {int(cell) + 1})", source, ln, col)
-            seen[v] = int(cell)
+#: Cell counts that can only be one puzzle on one line (16 may also be a 16x16 row).
+PUZZLE_LINE_CELLS = frozenset({81, 256, 625})
+#: Cell counts of a grid row: the sides of the grids, 4x4 to 25x25.
+ROW_CELLS = frozenset({4, 9, 16, 25})
+
+#: The symbols a 4x4 puzzle may use: a 16-symbol line with any other is a 16x16 row.
+_FOUR = frozenset("1234") | EMPTY_SYMBOLS
+#: A title line such as Project Euler's ``Grid 01``; no grid row can hold these words'
+#: letters (R, U, Z, S are beyond the 25x25 alphabet), so a title is never a row.
+_TITLE = re.compile(r"(grid|puzzle|sudoku)\b[^,]*$", re.IGNORECASE)
+#: Header names of the puzzle column in CSV files.
+_CSV_PUZZLE_NAMES = frozenset({"puzzle", "puzzles", "quiz", "quizzes", "grid", "sudoku", "problem"})
+_NUMBER_TOKEN = re.compile(r"[^\s|+]+")
+_EOL_TEXT = re.compile(r"\r\n?|\n")
+_EOL_BYTES = re.compile(rb"\r\n?|\n")
+
+#: Cell tokens of one line with their 1-based columns.
+Cells = list[tuple[str, int]]
 
 
 def parse_line(text: str, source: str = "<string>", line: int = 1) -> Puzzle:
-    """One puzzle written on one line: n**4 symbols, row-major.
-
-    Trailing text after the first whitespace-separated field is ignored when that field
-    already has a valid length (files such as top1465 append ratings).
-    """
-    stripped = text.strip()
-    offset = len(text) - len(text.lstrip())
-    field = stripped.split()[0] if stripped else ""
-    if box_for_cells(len(field)) is None:
-        field = stripped  # maybe a spaced-out grid on one line
-    chars: list[tuple[str, int]] = [
-        (ch, offset + i + 1) for i, ch in enumerate(field) if ch not in LAYOUT or ch == "-"
-    ]
-    n = len(chars)
-    box = box_for_cells(n)
-    if box is None:
-        raise PuzzleFormatError(
-            f"a puzzle has 16, 81, 256 or 625 cells (n**4), this line has {n}", source, line, 1)
-    side = box * box
-    values = []
-    for ch, col in chars:
-        v = value_of(ch, side)
-        if v is None:
-            raise PuzzleFormatError(f"unknown character {ch!r} for a {side}x{side} grid", source, line, col)
-        values.append(v)
-    _check_units(values, box, source, [(line, col) for _, col in chars])
-    return Puzzle(box, tuple(values))
+    """One puzzle written on one line (:meth:`Puzzle.from_string`): n**4 symbols."""
+    return Puzzle.from_string(text, source=source, line=line)
 
 
-def _framed_cells(text: str) -> list[tuple[str, int]] | None:
+def _is_rule(s: str) -> bool:
+    # a rule has dashes; a framed row of blank cells ("|       |       |") is not one
+    return ("-" in s or "=" in s) and set(s) <= set("-=+| ")
+
+
+def _framed_cells(text: str) -> Cells | None:
     """The cells of a framed row (``| 9     2 |       5 | 4     3 |``, the C# notebooks'
     display), where a blank cell is an empty one, so spaces carry meaning; None if the
     line is not framed that way.
@@ -84,7 +91,7 @@ def _framed_cells(text: str) -> list[tuple[str, int]] | None:
     width = len(parts[0]) // n
     if width < 2:
         return None  # "|1 2|3 4|" style: no room for a blank cell, read it as characters
-    cells: list[tuple[str, int]] = []
+    cells: Cells = []
     col = lead + 1  # the first bar
     for seg in parts:
         for j in range(n):
@@ -96,104 +103,314 @@ def _framed_cells(text: str) -> list[tuple[str, int]] | None:
     return cells
 
 
-def _row_cells(text: str) -> list[tuple[str, int]]:
-    """The cell symbols of one grid row with their 1-based columns."""
-    framed = _framed_cells(text)
-    if framed is not None:
-        return framed
-    return [(ch, i + 1) for i, ch in enumerate(text) if ch not in LAYOUT]
+def _number_cells(text: str) -> Cells | None:
+    """A row written as numbers separated by spaces (``10 0 3 16 …``), None if it is not
+    one: only a two-digit number tells such a row from spaced single symbols."""
+    tokens = [(m.group(), m.start() + 1) for m in _NUMBER_TOKEN.finditer(text)]
+    if len(tokens) < 4:
+        return None
+    numbers = [t for t, _ in tokens if len(t) == 2 and t.isascii() and t.isdigit()]
+    if not numbers or any(len(t) > 2 or (len(t) == 2 and not (t.isascii() and t.isdigit()))
+                          for t, _ in tokens):
+        return None
+    return tokens
 
 
-def parse_grid(lines: list[tuple[int, str]], source: str) -> Puzzle:
-    """A multi-line grid: every line one row, layout characters (``| - +`` and spaces)
-    ignored, except in the framed display where a blank cell is empty."""
-    cells: list[str] = []
-    where: list[tuple[int, int]] = []
+def _fields(text: str) -> Cells:
+    """The comma-separated fields of a line, stripped of spaces and quotes, with the
+    column where each field's text starts."""
+    out: Cells = []
+    pos = 0
+    for part in text.split(","):
+        lead = len(part) - len(part.lstrip(' \t"'))
+        out.append((part.strip(' \t"'), pos + lead + 1))
+        pos += len(part) + 1
+    return out
+
+
+def _row_cells(text: str) -> Cells | None:
+    """The cell tokens of a line read as a puzzle line or a grid row; None for a CSV
+    record (commas, but not a row of single cells such as ``9,0,2,0,0,5,4,0,3``)."""
+    if "," in text:
+        fields = _fields(text)
+        if len(fields) in ROW_CELLS and all(1 <= len(t) <= 2 for t, _ in fields):
+            return fields
+        return None
+    return _framed_cells(text) or _number_cells(text) or line_symbols(text)
+
+
+def _compact(text: str) -> bool:
+    """A line of symbols only, no spaces or bars: the way a 4x4 puzzle is written on one line."""
+    return len(text.split()) == 1 and not any(c in text for c in "|+,")
+
+
+class _Reader:
+    """The single pass over the lines of one source.
+
+    State between lines: the rows of the grid being read (``side`` > 0), the lines of 16
+    symbols not yet decided (``pending``), or the CSV column (``csv_column``). Each line
+    is buffered at most once, and at most 25 lines are held, so time is linear.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.puzzles: list[Puzzle] = []
+        self.side = 0
+        self.grid: list[tuple[int, Cells]] = []
+        self.pending: list[tuple[int, str, Cells]] = []
+        self.csv = False
+        self.csv_column: int | None = None
+        self.csv_named: int | None = None
+        self.block_start = True
+
+    def error(self, reason: str, line: int, col: int = 1) -> PuzzleFormatError:
+        return PuzzleFormatError(reason, self.source, line, col)
+
+    # -- lines ---------------------------------------------------------------------------
+
+    def feed(self, lineno: int, text: str) -> None:
+        s = text.strip()
+        if not s or s.startswith("#") or _TITLE.match(s):
+            self.end_block()
+            return
+        if _is_rule(s):
+            return
+        first = self.block_start
+        self.block_start = False
+        if self.csv:
+            self._csv_record(lineno, text, first=False)
+            return
+        cells = _row_cells(text)
+        if self.pending:
+            if cells is not None and len(cells) == 16:
+                self.pending.append((lineno, text, cells))
+                if len(self.pending) == 16:
+                    self._decide16(complete=True)
+                return
+            self._decide16(complete=False)
+        if self.side:
+            self._grid_row(lineno, cells, text)
+            return
+        if cells is None:
+            self.csv = True
+            self._csv_record(lineno, text, first=first)
+            return
+        n = len(cells)
+        if n in PUZZLE_LINE_CELLS:
+            self._emit([(lineno, cells)])
+        elif n == 16:
+            self.pending = [(lineno, text, cells)]
+        elif n in ROW_CELLS:
+            self.side = n
+            self._grid_row(lineno, cells)
+        else:
+            raise self.error(f"this line has {n} cells: a puzzle on one line has n**4 "
+                             "(16, 81, 256 or 625), a grid row 4, 9, 16 or 25", lineno)
+
+    def end_block(self) -> None:
+        """A blank line, a comment, a title or the end: no grid may stay open across it."""
+        if self.pending:
+            self._decide16(complete=False)
+        if self.side:
+            self._incomplete_grid()
+        self.csv = False
+        self.csv_column = self.csv_named = None
+        self.block_start = True
+
+    # -- grids -----------------------------------------------------------------------------
+
+    def _grid_row(self, lineno: int, cells: Cells | None, text: str = "") -> None:
+        side = self.side
+        if cells is None or len(cells) != side:
+            n = len(_fields(text)) if cells is None else len(cells)
+            start = self.grid[0][0] if self.grid else lineno
+            raise self.error(f"a row of the {side}x{side} grid that starts at line {start} has "
+                             f"{side} cells, this line has {n}", lineno)
+        for token, col in cells:  # now, so that the first bad line is the one reported
+            if cell_value(token, side) is None:
+                raise self.error(f"unknown character {token!r} for a {side}x{side} grid", lineno, col)
+        self.grid.append((lineno, cells))
+        if len(self.grid) == side:
+            rows, self.grid, self.side = self.grid, [], 0
+            self._emit(rows)
+
+    def _incomplete_grid(self) -> None:
+        side, rows = self.side, self.grid
+        first, last = rows[0][0], rows[-1][0]
+        raise self.error(f"this {side}x{side} grid has {len(rows)} rows (lines {first}-{last}), "
+                         f"it needs {side}: a grid has {side} rows of {side} cells "
+                         f"(n**4 = {side * side} cells)", first)
+
+    def _decide16(self, complete: bool) -> None:
+        """Lines of 16 symbols: one 16x16 grid, or 4x4 puzzles one a line.
+
+        Sixteen of them are a 16x16 grid when any is laid out (spaces, bars) or uses a
+        symbol a 4x4 puzzle cannot; sixteen compact lines of 1-4 are 4x4 puzzles unless one
+        of those is invalid where the 16x16 reading is valid. Fewer than sixteen lines
+        are 4x4 puzzles, unless bars say they are the rows of an incomplete 16x16 grid.
+        """
+        lines, self.pending = self.pending, []
+        beyond4 = any(t not in _FOUR for _, _, cells in lines for t, _ in cells)
+        laid_out = any(not _compact(text) for _, text, _ in lines)
+        if complete and (beyond4 or laid_out):
+            self.side = 16
+            for lineno, _, cells in lines:
+                self._grid_row(lineno, cells)
+            return
+        if complete:
+            try:
+                fours = [self._build([(lineno, cells)], i)
+                         for i, (lineno, _, cells) in enumerate(lines)]
+            except PuzzleFormatError as four_error:
+                try:
+                    sixteen = self._build([(lineno, cells) for lineno, _, cells in lines])
+                except PuzzleFormatError:
+                    raise four_error from None
+                self.puzzles.append(sixteen)
+                return
+            self.puzzles.extend(fours)
+            return
+        if any("|" in text for _, text, _ in lines):
+            first, last = lines[0][0], lines[-1][0]
+            raise self.error(f"this 16x16 grid has {len(lines)} rows (lines {first}-{last}), "
+                             "it needs 16: a grid has 16 rows of 16 cells (n**4 = 256 cells)", first)
+        for lineno, _, cells in lines:
+            try:
+                self._emit([(lineno, cells)])
+            except PuzzleFormatError as exc:
+                if len(lines) > 1 and exc.reason.startswith("unknown character"):
+                    raise self.error(f"{exc.reason} (if lines {lines[0][0]}-{lines[-1][0]} are rows "
+                                     f"of a 16x16 grid, it has {len(lines)} of its 16)",
+                                     exc.line, exc.column) from None
+                raise
+
+    # -- CSV -------------------------------------------------------------------------------
+
+    def _csv_record(self, lineno: int, text: str, first: bool) -> None:
+        fields = _fields(text)
+        if self.csv_column is None:
+            found = next((i for i, (t, _) in enumerate(fields)
+                          if len(t) in PUZZLE_LINE_CELLS or len(t) == 16), None)
+            if found is None and first:  # a header: remember which column it names
+                self.csv_named = next((i for i, (t, _) in enumerate(fields)
+                                       if t.lower() in _CSV_PUZZLE_NAMES), None)
+                return
+            column = self.csv_named if self.csv_named is not None else found
+            if column is None:
+                raise self.error("a CSV record with no puzzle: no field has 16, 81, 256 or 625 "
+                                 "symbols (n**4)", lineno)
+            self.csv_column = column
+        column = self.csv_column
+        if column >= len(fields):
+            raise self.error(f"this CSV record has {len(fields)} fields, the puzzle is field "
+                             f"{column + 1}", lineno)
+        value, start = fields[column]
+        cells = [(ch, start + i) for i, ch in enumerate(value) if ch not in LAYOUT]
+        if len(cells) not in PUZZLE_LINE_CELLS and len(cells) != 16:
+            raise self.error(f"field {column + 1} of this CSV record has {len(cells)} cells: a "
+                             "puzzle has n**4 (16, 81, 256 or 625)", lineno, start)
+        self._emit([(lineno, cells)])
+
+    # -- puzzles ---------------------------------------------------------------------------
+
+    def _build(self, rows: list[tuple[int, Cells]], offset: int = 0) -> Puzzle:
+        tokens = [t for _, cells in rows for t, _ in cells]
+        where = [(lineno, col) for lineno, cells in rows for _, col in cells]
+        return Puzzle.from_symbols(tokens, where, self.source,
+                                   name=f"{self.source}:{len(self.puzzles) + offset}")
+
+    def _emit(self, rows: list[tuple[int, Cells]]) -> None:
+        self.puzzles.append(self._build(rows))
+
+
+def _text_lines(text: str, source: str) -> Iterator[tuple[int, str]]:
+    """The lines of a text (``\\n``, ``\\r\\n`` or ``\\r``), each refused if too long."""
+    start = 0
+    lineno = 0
+    for m in _EOL_TEXT.finditer(text):
+        lineno += 1
+        yield lineno, _checked(text[start:m.start()], source, lineno)
+        start = m.end()
+    if start < len(text):
+        yield lineno + 1, _checked(text[start:], source, lineno + 1)
+
+
+def _checked(line: str, source: str, lineno: int) -> str:
+    if len(line) > MAX_LINE_CHARS:
+        raise PuzzleFormatError(f"line longer than {MAX_LINE_CHARS} characters: not a puzzle text "
+                                "(the largest puzzle, 25x25, fits with its layout)",
+                                source, lineno, MAX_LINE_CHARS + 1)
+    nul = line.find("\0")
+    if nul >= 0:
+        raise PuzzleFormatError("a NUL character: binary data, not a puzzle text", source, lineno, nul + 1)
+    return line
+
+
+def _file_lines(f: BinaryIO, source: str, chunk: int = 1 << 16) -> Iterator[tuple[int, str]]:
+    """The lines of a file, decoded one by one, so that a long line is refused after
+    reading at most :data:`MAX_LINE_CHARS` bytes plus one chunk, and a byte that is not
+    UTF-8 is located at its line and column."""
+    buf = b""
+    lineno = 0
+    eof = False
+    while not eof:
+        data = f.read(chunk)
+        eof = not data
+        buf += data
+        start = 0
+        for m in _EOL_BYTES.finditer(buf):
+            if not eof and m.end() == len(buf) and buf.endswith(b"\r"):
+                break  # maybe half of a \r\n: wait for the next chunk
+            lineno += 1
+            yield lineno, _decoded(buf[start:m.start()], source, lineno)
+            start = m.end()
+        buf = buf[start:]
+        if len(buf) > MAX_LINE_CHARS:
+            _checked("x" * (MAX_LINE_CHARS + 1), source, lineno + 1)
+    if buf:
+        yield lineno + 1, _decoded(buf, source, lineno + 1)
+
+
+def _decoded(raw: bytes, source: str, lineno: int) -> str:
+    if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]  # the byte-order mark some editors write
+    if len(raw) > MAX_LINE_CHARS:  # every puzzle character is ASCII: one byte each
+        _checked("x" * (MAX_LINE_CHARS + 1), source, lineno)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        col = len(raw[:exc.start].decode("utf-8", errors="replace")) + 1
+        raise PuzzleFormatError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x}): a puzzle file is "
+                                "plain text", source, lineno, col) from None
+    return _checked(text, source, lineno)
+
+
+def _read(lines: Iterable[tuple[int, str]], source: str) -> list[Puzzle]:
+    reader = _Reader(source)
     for lineno, text in lines:
-        for token, col in _row_cells(text):
-            cells.append(token)
-            where.append((lineno, col))
-    box = box_for_cells(len(cells))
-    first = lines[0][0] if lines else 1
-    if box is None:
-        raise PuzzleFormatError(
-            f"a grid has 16, 81, 256 or 625 cells (n**4), this one has {len(cells)}", source, first, 1)
-    side = box * box
-    values = []
-    for token, (ln, col) in zip(cells, where, strict=True):
-        v = value_of(token, side) if len(token) == 1 else (
-            int(token) if token.isdigit() and 1 <= int(token) <= side else None)
-        if v is None:
-            raise PuzzleFormatError(f"unknown character {token!r} for a {side}x{side} grid", source, ln, col)
-        values.append(v)
-    _check_units(values, box, source, where)
-    return Puzzle(box, tuple(values))
-
-
-def _is_rule(text: str) -> bool:
-    s = text.strip()
-    # a rule has dashes; a framed row of blank cells ("|       |       |") is not one
-    return "-" in s and set(s) <= set("-+| ")
+        reader.feed(lineno, text)
+    reader.end_block()
+    return reader.puzzles
 
 
 def parse_text(text: str, source: str = "<string>") -> list[Puzzle]:
-    """All puzzles in a text: one a line, or multi-line grids separated by blank lines.
-
-    ``#`` starts a comment line; blank lines are skipped. A line that alone holds n**4 cell
-    symbols is a puzzle; otherwise consecutive non-blank lines form one grid.
-    """
-    puzzles: list[Puzzle] = []
-    block: list[tuple[int, str]] = []
-
-    def flush() -> None:
-        if block:
-            puzzles.append(parse_grid(block, source).renamed(f"{source}:{len(puzzles)}"))
-            block.clear()
-
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.lstrip("\ufeff") if lineno == 1 else raw
-        s = line.strip()
-        if not s or s.startswith("#"):
-            flush()
-            continue
-        if _is_rule(s):
-            if block:
-                block.append((lineno, ""))
-            continue
-        first = s.split()[0]
-        if not block and box_for_cells(len(first)) is not None and len(first) > 16:
-            puzzles.append(parse_line(line, source, lineno).renamed(f"{source}:{len(puzzles)}"))
-            continue
-        if not block and len(first) == 16 and len(s.split()) == 1 and not any(c in s for c in "|"):
-            # a 4x4 puzzle on one line
-            puzzles.append(parse_line(line, source, lineno).renamed(f"{source}:{len(puzzles)}"))
-            continue
-        block.append((lineno, line))
-        cells = sum(len(_row_cells(t)) for _, t in block)
-        if box_for_cells(cells) is not None and cells >= 16:
-            side = box_for_cells(cells) ** 2
-            rows = sum(1 for _, t in block if t.strip())
-            if rows >= side:
-                flush()
-    if block:
-        flush()
-    return puzzles
+    """All puzzles in a text, in any of the layouts above, each named ``SOURCE:INDEX``."""
+    return _read(_text_lines(text.removeprefix("\ufeff"), source), source)
 
 
 def parse_file(path: str | Path) -> list[Puzzle]:
-    """Every puzzle in a file, named ``FILE:INDEX``."""
+    """Every puzzle in a file, named ``FILE:INDEX``; a file with none is an error."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PuzzleFormatError(f"not UTF-8 text ({exc.reason})", str(p), 1, 1) from None
+        with p.open("rb") as f:
+            puzzles = _read(_file_lines(f, str(p)), str(p))
     except OSError as exc:
-        raise PuzzleFormatError(f"cannot read: {exc.strerror}", str(p), 1, 1) from None
-    puzzles = parse_text(text, str(p))
+        raise PuzzleFormatError(f"cannot read: {exc.strerror or exc}", str(p), 1, 1) from None
     if not puzzles:
         raise PuzzleFormatError("no puzzle in this file", str(p), 1, 1)
     return puzzles
 
 
 def parse_lines(lines: Iterable[str], source: str = "<string>") -> list[Puzzle]:
-    return parse_text("\n".join(lines), source)
+    """All puzzles in a sequence of lines (without their line ends)."""
+    return _read(((i, _checked(t, source, i)) for i, t in enumerate(lines, start=1)), source)

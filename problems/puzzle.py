@@ -3,15 +3,83 @@
 A :class:`Puzzle` is what a solver is asked to solve; it never changes. Solvers work
 on numpy grids (``puzzle.grid()`` gives a fresh ``(N, N)`` int array, 0 for empty),
 and return one; the checker compares that grid with the puzzle.
+
+A puzzle also reads its own one-line form (:meth:`Puzzle.from_string`) and builds
+itself from located symbols (:meth:`Puzzle.from_symbols`), refusing a digit given twice
+in a unit. Texts and files in their many layouts are :mod:`.parsing`'s job, which builds
+on these two; this module never imports it, so the dependency runs one way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .alphabet import value_of
+from .errors import PuzzleFormatError
 from .topology import Topology, box_for_cells, topology
+
+#: Characters that only lay cells out on a line and carry none. ``-`` is not one: it is
+#: an empty cell (see :mod:`.alphabet`); rules made only of dashes are recognised whole.
+LAYOUT = frozenset(" \t|+\r")
+
+#: Where a symbol was read: (line, column), both 1-based.
+Where = tuple[int, int]
+
+
+def line_symbols(text: str) -> list[tuple[str, int]]:
+    """The cell symbols of a puzzle written on one line, with their 1-based columns.
+
+    When the first whitespace-separated field alone holds n**4 symbols, the rest of the
+    line is ignored (files such as top1465 append ratings); otherwise every character of
+    the line but layout (spaces, ``|``, ``+``) is a cell, so a spaced-out grid reads too.
+    """
+    lead = len(text) - len(text.lstrip())
+    end = lead
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    first = [(ch, i + 1) for i, ch in enumerate(text[lead:end], start=lead) if ch not in LAYOUT]
+    if end < len(text.rstrip()) and box_for_cells(len(first)) is not None:
+        return first
+    return [(ch, i + 1) for i, ch in enumerate(text) if ch not in LAYOUT]
+
+
+def cell_value(token: str, side: int) -> int | None:
+    """The digit a cell token stands for in a grid of side ``side``, None if unknown.
+
+    A token is one symbol (``9``, ``G``, ``.``) or, in grids written as numbers separated
+    by spaces or commas, a decimal number (``16``; ``0`` is empty).
+    """
+    if len(token) == 1:
+        return value_of(token, side)
+    if token.isascii() and token.isdigit() and int(token) <= side:
+        return int(token)
+    return None
+
+
+def duplicate_given(values: Sequence[int], box: int) -> tuple[str, int, int, int] | None:
+    """The first digit given twice in a unit, as (kind, unit number, first cell, second
+    cell), or None. Cells are scanned in row-major order and the report names the
+    second occurrence, where a reader scanning the text would notice the clash; at one
+    cell a row clash is named before a column one, a column before a box.
+    """
+    side = box * box
+    rows: list[dict[int, int]] = [{} for _ in range(side)]
+    cols: list[dict[int, int]] = [{} for _ in range(side)]
+    boxes: list[dict[int, int]] = [{} for _ in range(side)]
+    for cell, v in enumerate(values):
+        if not v:
+            continue
+        r, c = divmod(cell, side)
+        b = (r // box) * box + c // box
+        for kind, units, u in (("row", rows, r), ("column", cols, c), ("box", boxes, b)):
+            first = units[u].get(v)
+            if first is not None:
+                return kind, u + 1, first, cell
+        rows[r][v] = cols[c][v] = boxes[b][v] = cell
+    return None
 
 
 @dataclass(frozen=True)
@@ -42,12 +110,47 @@ class Puzzle:
         return cls(box, tuple(int(v) for v in flat), name)
 
     @classmethod
-    def from_string(cls, text: str, name: str | None = None) -> Puzzle:
-        """Parse one puzzle line (see :mod:`sudoku_compare.problems.parsing`)."""
-        from .parsing import parse_line
+    def from_symbols(cls, tokens: Sequence[str], where: Sequence[Where], source: str = "<string>",
+                     name: str | None = None) -> Puzzle:
+        """A puzzle from its cell tokens in row-major order, each located by ``where``.
 
-        puzzle = parse_line(text, source=name or "<string>")
-        return puzzle if name is None else puzzle.renamed(name)
+        Refuses, as :class:`PuzzleFormatError` at the offending symbol, a count that is
+        not n**4, an unknown symbol and a digit given twice in a unit: an error a user
+        can fix needs the line and column, which only the reader of the text knows.
+        """
+        n = len(tokens)
+        box = box_for_cells(n)
+        if box is None:
+            line = where[0][0] if where else 1
+            raise PuzzleFormatError(
+                f"a puzzle has 16, 81, 256 or 625 cells (n**4), this line has {n}", source, line, 1)
+        side = box * box
+        values = []
+        for token, (line, col) in zip(tokens, where, strict=True):
+            v = cell_value(token, side)
+            if v is None:
+                raise PuzzleFormatError(f"unknown character {token!r} for a {side}x{side} grid",
+                                        source, line, col)
+            values.append(v)
+        clash = duplicate_given(values, box)
+        if clash is not None:
+            kind, unit, first, second = clash
+            line, col = where[second]
+            raise PuzzleFormatError(
+                f"digit {values[second]} given twice in {kind} {unit} "
+                f"(cells {first + 1} and {second + 1})", source, line, col)
+        return cls(box, tuple(values), name)
+
+    @classmethod
+    def from_string(cls, text: str, name: str | None = None, *, source: str | None = None,
+                    line: int = 1) -> Puzzle:
+        """One puzzle written on one line (:func:`line_symbols`): n**4 symbols, row-major.
+
+        Errors are located as ``SOURCE:LINE:COL`` (``source`` defaults to ``name``).
+        """
+        symbols = line_symbols(text)
+        return cls.from_symbols([ch for ch, _ in symbols], [(line, col) for _, col in symbols],
+                                source or name or "<string>", name)
 
     def renamed(self, name: str | None) -> Puzzle:
         return Puzzle(self.box, self.cells, name)

@@ -1,80 +1,162 @@
 """Puzzle references: named sets, slices, files and literal puzzle strings.
 
 A reference is one of: a literal puzzle (``"9020054..."``), ``SET`` / ``SET:I`` /
-``SET:START:STOP`` where SET is a known set name or a file path. Public sets are looked
-up in ``$SUDOKU_COMPARE_PUZZLES``, then the user cache (see :mod:`.catalog`).
+``SET:START:STOP`` where SET is a known set name or a file path. It is parsed once, by
+:meth:`PuzzleRef.parse`, into a typed value; every command resolves references through
+it, so ``easy51:--1`` or ``easy51:²`` is one clear :class:`InputError` everywhere.
+Public sets are looked up in ``$SUDOKU_COMPARE_PUZZLES``, then the user cache (see
+:mod:`.catalog`), and checked against their catalogued checksum before first use.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
+from . import catalog
 from .errors import InputError
-from .parsing import parse_file, parse_line
+from .parsing import parse_file
 from .puzzle import Puzzle
 from .topology import box_for_cells
 
+#: An index as written in a reference: ASCII digits with an optional minus sign (not
+#: ``str.isdigit``, which accepts ``²`` that ``int`` then refuses).
+_INDEX = re.compile(r"-?[0-9]{1,18}")
 
-def _split_ref(ref: str) -> tuple[str, list[str]]:
-    # a Windows drive letter is not a concern here; split from the right on ':' parts
-    # that look like integers (or are empty, for open slices)
-    parts = ref.split(":")
-    tail: list[str] = []
-    while len(parts) > 1 and len(tail) < 2 and (parts[-1].lstrip("-").isdigit() or parts[-1] == ""):
-        tail.insert(0, parts.pop())
-    return ":".join(parts), tail
+
+@dataclass(frozen=True)
+class PuzzleRef:
+    """A parsed puzzle reference: what to load (``base``) and which of its puzzles.
+
+    ``index`` selects one puzzle; ``start``/``stop`` a slice (None = open end, negative
+    counts from the end, as in Python); neither means every puzzle. A literal puzzle has
+    ``literal`` set and no selection. ``text`` is the reference as the user wrote it,
+    for messages.
+    """
+
+    text: str
+    base: str
+    literal: bool = False
+    index: int | None = None
+    start: int | None = None
+    stop: int | None = None
+    sliced: bool = False
+
+    @classmethod
+    def parse(cls, ref: str) -> PuzzleRef:
+        """Parse a reference; refuses bad syntax (an index that is not an integer, too
+        many ``:`` parts) with an :class:`InputError` naming the reference."""
+        text = ref.strip()
+        if not text:
+            raise InputError("empty puzzle reference: give a set name, a file, SET:I or a puzzle")
+        if ":" not in text and box_for_cells(len(text)) is not None and not Path(text).exists():
+            return cls(text, text, literal=True)
+        if ":" not in text or _names_something(text):
+            return cls(text, text)
+        parts = text.split(":")
+        # the base is the longest prefix naming a set or a file ("dir:x/f.txt:3" works);
+        # when none does, the first part, so that the message names the unknown set
+        for n_sel in (1, 2):
+            if len(parts) > n_sel and _names_something(":".join(parts[:-n_sel])):
+                break
+        else:
+            n_sel = len(parts) - 1
+        base, selectors = ":".join(parts[:-n_sel]), [p.strip() for p in parts[-n_sel:]]
+        if not _names_something(base) and not all(_INDEX.fullmatch(s) or s == "" for s in selectors):
+            raise InputError(f"unknown puzzle set {text[:200]!r}: not a set name "
+                             f"({', '.join(catalog.known_names())}) nor an existing file "
+                             "(with :I or :START:STOP)")
+        if len(selectors) > 2:
+            raise InputError(f"puzzle reference {text!r}: too many ':' parts; "
+                             "write SET, SET:I or SET:START:STOP")
+        if len(selectors) == 1:
+            return cls(text, base, index=_parse_index(selectors[0], text, open_ok=False))
+        start, stop = (_parse_index(s, text, open_ok=True) for s in selectors)
+        return cls(text, base, start=start, stop=stop, sliced=True)
+
+    def puzzles(self) -> list[Puzzle]:
+        """The puzzles this reference names (a set or file is loaded, and checked)."""
+        if self.literal:
+            return [Puzzle.from_string(self.base, name=self.base, source="<argument>")]
+        puzzles = load_set(self.base)
+        n = len(puzzles)
+        if self.index is not None:
+            i = self.index + n if self.index < 0 else self.index
+            if not 0 <= i < n:
+                raise InputError(f"{self.text}: index {self.index} out of range "
+                                 f"(the set has {n} puzzles)")
+            return [puzzles[i]]
+        if self.sliced:
+            chosen = puzzles[self.start:self.stop]
+            if not chosen:
+                raise InputError(f"{self.text}: empty slice (the set has {n} puzzles)")
+            return chosen
+        return puzzles
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _names_something(base: str) -> bool:
+    """Whether ``base`` is a set name this package knows or an existing path."""
+    if base in catalog.PUBLIC_SETS or base in catalog.shipped_sets():
+        return True
+    try:
+        return Path(base).exists()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
+
+
+def _parse_index(text: str, ref: str, open_ok: bool) -> int | None:
+    if text == "" and open_ok:
+        return None
+    if re.fullmatch(r"-?[0-9]{19,}", text):
+        raise InputError(f"puzzle reference {ref[:200]!r}: index {text[:40]}… out of range")
+    if not _INDEX.fullmatch(text):
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise InputError(f"puzzle reference {ref[:200]!r}: {shown!r} is not an index "
+                         "(an integer such as 0 or -1; a slice is START:STOP)")
+    return int(text)
 
 
 def load_set(name_or_path: str) -> list[Puzzle]:
-    """Every puzzle of a named set or a file, each named ``SET:I``."""
-    from .catalog import find_set_file
+    """Every puzzle of a named set or a file, each named ``SET:I``.
 
-    path = find_set_file(name_or_path)
+    A public set is verified by its content checksum the first time it is used in this
+    process (:func:`.catalog.verify_public_file`): a tampered copy never reaches a run.
+    """
+    path = catalog.find_set_file(name_or_path)
     label = name_or_path
-    if path is None:
+    if path is not None:
+        pub = catalog.PUBLIC_SETS.get(name_or_path)
+        if pub is not None:
+            catalog.verify_public_file(path, pub)
+    else:
+        pub = catalog.PUBLIC_SETS.get(name_or_path)
+        if pub is not None:
+            raise InputError(f"public puzzle set {name_or_path!r} not found on this machine: run "
+                             f"sudoku-compare puzzles fetch {name_or_path} (or set "
+                             "SUDOKU_COMPARE_PUZZLES to a directory holding "
+                             f"{pub.filename})")
         p = Path(name_or_path)
-        if p.exists():
+        if _names_something(name_or_path):
             path = p
         else:
-            from .catalog import known_names
-
-            raise InputError(f"unknown puzzle set {name_or_path!r}: not a set name "
-                             f"({', '.join(known_names())}) nor an existing file")
+            raise InputError(f"unknown puzzle set {name_or_path[:200]!r}: not a set name "
+                             f"({', '.join(catalog.known_names())}) nor an existing file")
     return [pz.renamed(f"{label}:{i}") for i, pz in enumerate(parse_file(path))]
 
 
-def _index(text: str, ref: str, n: int) -> int:
-    i = int(text)
-    if i < 0:
-        i += n
-    if not 0 <= i < n:
-        raise InputError(f"{ref}: index {text} out of range (the set has {n} puzzles)")
-    return i
-
-
-def resolve_puzzles(ref: str) -> list[Puzzle]:
+def resolve_puzzles(ref: str | PuzzleRef) -> list[Puzzle]:
     """The puzzles a reference names (a literal, a set, one index, or a slice)."""
-    ref = ref.strip()
-    if box_for_cells(len(ref)) is not None and not Path(ref).exists() and ":" not in ref:
-        return [parse_line(ref, source="<argument>").renamed(ref)]
-    base, tail = _split_ref(ref)
-    puzzles = load_set(base)
-    n = len(puzzles)
-    if not tail:
-        return puzzles
-    if len(tail) == 1:
-        return [puzzles[_index(tail[0], ref, n)]]
-    start = int(tail[0]) if tail[0] else 0
-    stop = int(tail[1]) if tail[1] else n
-    chosen = puzzles[start:stop]
-    if not chosen:
-        raise InputError(f"{ref}: empty slice (the set has {n} puzzles)")
-    return chosen
+    return (ref if isinstance(ref, PuzzleRef) else PuzzleRef.parse(ref)).puzzles()
 
 
-def resolve_puzzle(ref: str) -> Puzzle:
+def resolve_puzzle(ref: str | PuzzleRef) -> Puzzle:
     """Exactly one puzzle: a literal, ``SET:I``, or a file holding one puzzle."""
-    puzzles = resolve_puzzles(ref)
+    parsed = ref if isinstance(ref, PuzzleRef) else PuzzleRef.parse(ref)
+    puzzles = parsed.puzzles()
     if len(puzzles) != 1:
-        raise InputError(f"{ref!r} names {len(puzzles)} puzzles; give one, e.g. {ref}:0")
+        raise InputError(f"{parsed.text!r} names {len(puzzles)} puzzles; give one, e.g. {parsed.text}:0")
     return puzzles[0]

@@ -1,6 +1,8 @@
 """``sudoku-compare puzzles list | show SET[:I] | generate ... | fetch NAME``.
 
 A thin layer over :mod:`sudoku_compare.problems` (catalog, sets, generator, fetch).
+The generator is imported only by ``generate``: it pulls in numba, which would cost
+every other command (and every bad-input refusal) a noticeable fraction of a second.
 """
 
 from __future__ import annotations
@@ -13,10 +15,8 @@ from sudoku_compare.problems import catalog
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.fetch import FetchError, fetch
 from sudoku_compare.problems.formatting import format_boxed, format_line
-from sudoku_compare.problems.generator import generate_set, set_text
-from sudoku_compare.problems.parsing import parse_file
 from sudoku_compare.problems.rating import BANDS, rate
-from sudoku_compare.problems.sets import resolve_puzzles
+from sudoku_compare.problems.sets import load_set, resolve_puzzles
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -52,16 +52,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    """Every set with its count and place; a bad copy is listed as such, the others still
+    are, and the exit code is then 2 (each problem also on stderr, one line each)."""
     names = list(catalog.shipped_sets()) + sorted(catalog.PUBLIC_SETS)
+    status = 0
     for name in names:
         where = catalog.where_found(name)
         if where is None:
             print(f"{name:20} {'-':>6}  not found: run sudoku-compare puzzles fetch {name}")
             continue
         path = catalog.find_set_file(name)
-        count = len(parse_file(path))
+        try:
+            count = len(load_set(name))  # checks a public copy's checksum
+        except InputError as exc:
+            print(f"{name:20} {'-':>6}  {where}: {path}: UNUSABLE (see stderr)")
+            print(f"sudoku-compare: {exc}", file=sys.stderr)
+            status = 2
+            continue
         print(f"{name:20} {count:6}  {where}: {path}")
-    return 0
+    return status
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -101,6 +110,8 @@ def run_generate(args: argparse.Namespace) -> int:
     n_cells = args.box ** 4
     if args.clues is not None and not 0 <= args.clues <= n_cells:
         raise InputError(f"--clues must be between 0 and {n_cells}")
+    from sudoku_compare.problems.generator import generate_set, set_text
+
     rated = generate_set(args.box, args.count, args.seed, args.clues, args.band)
     command = generate_command(args.box, args.count, args.seed, args.band, args.clues, args.out)
     text = set_text(rated, command, args.seed, args.band, args.clues)
@@ -113,6 +124,13 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_fetch(args: argparse.Namespace) -> int:
+    pub = catalog.PUBLIC_SETS[args.name]
+    cached = catalog.cache_dir() / pub.filename
+    if cached.is_file() and not args.force:
+        problem = catalog.public_file_problem(cached, pub)
+        if problem is not None:
+            print(f"sudoku-compare: the cached {cached} is not the set ({problem}); "
+                  "downloading it again", file=sys.stderr)
     try:
         path = fetch(args.name, base_url=args.base_url, force=args.force)
     except FetchError as exc:
