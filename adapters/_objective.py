@@ -3,10 +3,14 @@
 Libraries that own their loop (mealpy, pygad, DEAP, simanneal) check their own stopping
 rules once per epoch or generation, or not at all. Wrapping the shared objective here
 gives every adapter the same exact accounting: each call goes through the shared
-:class:`EvaluationCounter` (``enforce=True`` raises :class:`BudgetExhausted` past the
-evaluation budget), the deadline is checked on every call, and reaching the target
-raises :class:`TargetReached` -- the best state is kept here, because a library aborted
-by an exception only remembers its last completed generation.
+:class:`EvaluationCounter`, and the call that would be one past the evaluation budget
+raises :class:`BudgetExhausted` *before* it is counted or computed, so a library that
+evaluates a whole population at once is stopped at exactly ``max_evaluations``. The
+deadline is checked on every call (:class:`DeadlineReached`) and reaching the target
+raises :class:`TargetReached`. The best state is kept here, because a library aborted by
+an exception only remembers its last completed generation; the reason of the stop is
+kept too (:attr:`TrackedObjective.stopped`), because after the exception only the
+wrapper knows which rule fired.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.problems.encodings.counter import BudgetExhausted, EvaluationCounter
+from sudoku_compare.vocabulary import StopReason
 
 
 class TargetReached(Exception):
@@ -28,13 +33,12 @@ class DeadlineReached(BudgetExhausted):
 
 
 class TrackedObjective:
-    """``energy(state)`` counted by the shared counter, with best-so-far and a trace."""
+    """``energy(state)`` counted by the shared counter, with best-so-far, trace and stop reason."""
 
     def __init__(self, energy: Callable[[Any], float], budget: Budget,
-                 copy: Callable[[Any], Any], *, raise_at_target: bool = True,
-                 trace_every: int = 0) -> None:
+                 copy: Callable[[Any], Any], *, raise_at_target: bool = True) -> None:
         self.counter = EvaluationCounter(budget.max_evaluations)
-        self._energy = self.counter.wrap(energy, enforce=True)
+        self._energy = energy
         self._copy = copy
         self.deadline = budget.deadline()
         self.target = budget.target
@@ -42,22 +46,29 @@ class TrackedObjective:
         self.best_energy = float("inf")
         self.best_state: Any = None
         self.trace: list[tuple[int, float, float]] = []
+        #: the budget rule that raised out of the library, None while it runs on
+        self.stopped: StopReason | None = None
         self._start = time.perf_counter()
-        self._trace_every = trace_every
 
     @property
     def evaluations(self) -> int:
         return self.counter.count
 
     def __call__(self, state: Any) -> float:
+        if self.counter.exhausted():
+            self.stopped = StopReason.EVALUATIONS
+            raise BudgetExhausted(self.counter.count)
         if self.deadline.expired():
+            self.stopped = StopReason.CLOCK
             raise DeadlineReached(self.counter.count)
+        self.counter.add(1)
         e = float(self._energy(state))
         if e < self.best_energy:
             self.best_energy = e
             self.best_state = self._copy(state)
             self.trace.append((self.counter.count, time.perf_counter() - self._start, e))
         if self.raise_at_target and e <= self.target:
+            self.stopped = StopReason.TARGET
             raise TargetReached(self.counter.count)
         return e
 
@@ -66,14 +77,14 @@ class TrackedObjective:
         return (self.best_energy <= self.target or self.counter.exhausted()
                 or self.deadline.expired())
 
-    def stop_reason(self) -> str:
+    def stop_reason(self) -> StopReason:
+        """Why the run ended: the rule that raised, else the target, else the library's
+        own end (its epochs, generations or restarts ran out with budget left)."""
         if self.best_energy <= self.target:
-            return "target"
-        if self.counter.exhausted():
-            return "evaluations"
-        if self.deadline.expired():
-            return "deadline"
-        return "library"
+            return StopReason.TARGET
+        if self.stopped is not None:
+            return self.stopped
+        return StopReason.FINISHED
 
 
 #: what an adapter catches around the library's own loop

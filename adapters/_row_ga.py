@@ -7,8 +7,9 @@ the library runs the native GA's operators, not its own. The generation is the s
 GeneticSharp one (``EliteSelection``, crossover of consecutive ranked parents with
 probability 0.75, per-row swap mutation with probability 0.2, the best parents filling
 the population back: ``ElitistReinsertion``), stopped at 0 conflicts, after 80 generations
-without improvement, or after 400 generations, with up to 5 restarts -- native.ga's
-parameters, under its parameter names. Start populations are native.ga's
+with the same best energy (:class:`Stagnation`, native.ga's rule), or after 400 generations
+counting the initial one, with up to 5 restarts -- native.ga's parameters, under its
+parameter names. Start populations are native.ga's
 (``row_permutation.initial_population`` from ``default_rng(seed)``); the operators' draws
 come from a second seeded Generator, since native.ga's come from numba's.
 """
@@ -49,9 +50,29 @@ def warm_operators() -> None:
                     np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
 
 
-def elite_count(p: RowGaParams) -> int:
-    """Parents kept per generation: what the expected number of children leaves free."""
-    return max(1, p.population - int(round(p.population * p.crossover_probability)))
+def schedule_fraction(runs_done: int, generations_now: int, p: RowGaParams) -> float:
+    """Share of the GA's own schedule done: ``max_restarts + 1`` runs of up to
+    ``max_generations`` generations, a run ended by stagnation counting as complete and the
+    run under way by its generations (native.ga's schedule, measured the same way)."""
+    current = min(1.0, generations_now / p.max_generations)
+    return min(1.0, (runs_done + current) / (p.max_restarts + 1))
+
+
+class Stagnation:
+    """native.ga's restart rule (GeneticSharp's ``FitnessStagnationTermination``): the
+    population's best energy unchanged for ``limit`` generations in a row, the initial
+    population counting as the first."""
+
+    def __init__(self, limit: int, first_best: float) -> None:
+        self.limit = limit
+        self.last = first_best
+        self.count = 1
+
+    def reached(self, best: float) -> bool:
+        """Record one more generation's best energy; True when the run must restart."""
+        self.count = self.count + 1 if best == self.last else 1
+        self.last = best
+        return self.count >= self.limit
 
 
 class RowChromosomes:

@@ -8,9 +8,15 @@ stopping rule but a generation count, so the loop is written here in the shape o
 ``algorithms.eaSimple`` and follows the seed's GeneticSharp generation exactly: consecutive
 ranked parents crossed with probability 0.75 (two children per crossed pair), every child
 mutated per row with probability 0.2, only new children evaluated, the best parents filling
-the population back (``ElitistReinsertion``); stop at 0 conflicts, after 80 generations
-without a better best, at 400 generations, at the evaluation budget (exact: the objective
-raises) or the deadline; up to 5 restarts.
+the population back (``ElitistReinsertion``); restart after 80 generations with the same
+best energy or at 400 generations (both counting the initial population, native.ga's
+rule); stop at 0 conflicts, at the evaluation budget (exact: the objective raises before
+the call past it) or the deadline; up to 5 restarts. Counterpart: ``native.ga`` -- the
+same generation, rule for rule; only the random numbers differ (the crossover decisions
+from ``random``, the operators from a numpy Generator, native.ga's from numba's).
+``iterations`` counts generations as native.ga does, the initial population included;
+``stop_reason`` is ``target``, ``evaluations``, ``clock`` or ``finished`` (every restart
+ran out), ``schedule_fraction`` the share of the restarts' generations done.
 
 Randomness: DEAP's tools draw from the global ``random`` (and some from ``numpy.random``),
 so both are seeded with the run's seed; the crossover decisions use the global ``random``
@@ -29,9 +35,11 @@ from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 from ._objective import STOPS, TrackedObjective
-from ._row_ga import RowChromosomes, RowGaParams, warm_operators
+from ._row_ga import RowChromosomes, RowGaParams, Stagnation, schedule_fraction, warm_operators
+from ._warmup import warm_by_solving
 
 FITNESS = "SudokuCompareFitnessMin"
 INDIVIDUAL = "SudokuCompareRowIndividual"
@@ -61,10 +69,11 @@ class DeapGa(Solver):
     description = ("DEAP toolbox with native.ga's OX-per-row and row-swap operators, elite "
                    "selection and elitist reinsertion, own eaSimple-like loop; seeds the "
                    "global random and numpy.random")
+    counterpart = "native.ga"
 
     def warmup(self) -> None:
-        _creator()
         warm_operators()
+        warm_by_solving(self)  # creator classes, deap.tools, the toolbox path
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         from deap import base, tools
@@ -95,35 +104,47 @@ class DeapGa(Solver):
         # a list of ints copies cheaply; DEAP's default clone is a deepcopy
         tb.register("clone", lambda ind: individual(ind))
 
-        generations = [0]  # a list: a stop raises out of _evolve mid-generation
+        # [generations in all runs, generations in the run under way]: lists, because a stop
+        # raises out of _evolve mid-generation
+        generations = [0, 0]
         runs = 0
         if int(chromo.free.sum()) == 0:
             e = chromo.energy(np.empty(0, dtype=np.int64))
-            return Outcome(grid=puzzle.grid(), claims_solved=e == 0, best_energy=e)
+            return Outcome(grid=puzzle.grid(), claims_solved=e == 0, evaluations=1,
+                           best_energy=e, schedule_fraction=1.0,
+                           stop_reason=StopReason.TARGET if e <= budget.target
+                           else StopReason.FINISHED)
         try:
             for _ in range(p.max_restarts + 1):
                 runs += 1
+                generations[1] = 0
                 self._evolve(tb, p, tracked, generations)
                 if tracked.finished():
                     break
         except STOPS:
             pass
+        runs_done = runs - 1 if tracked.stopped is not None else runs
         return Outcome(grid=chromo.state(tracked.best_state),
                        claims_solved=tracked.best_energy == 0,
                        evaluations=tracked.evaluations, iterations=generations[0],
                        restarts=runs - 1, best_energy=tracked.best_energy, trace=tracked.trace,
-                       extra={"stopped_by": tracked.stop_reason()})
+                       counters={"generations": generations[0]},
+                       stop_reason=tracked.stop_reason(),
+                       schedule_fraction=schedule_fraction(runs_done, generations[1], p))
 
     @staticmethod
     def _evolve(tb, p: RowGaParams, tracked: TrackedObjective, generations: list[int]) -> None:
         """One population, until stagnation or the generation limit (stops raise out);
-        ``generations[0]`` counts the generations started."""
+        ``generations`` counts the generations begun, the initial population as the first."""
+        generations[0] += 1
+        generations[1] += 1
         population = tb.population(n=p.population)
         for ind in population:
             ind.fitness.values = tb.evaluate(ind)
-        best, stale = min(ind.fitness.values[0] for ind in population), 0
-        for _gen in range(p.max_generations - 1):  # the initial population is the first
+        stagnation = Stagnation(p.stagnation, min(ind.fitness.values[0] for ind in population))
+        while generations[1] < p.max_generations and stagnation.count < p.stagnation:
             generations[0] += 1
+            generations[1] += 1
             parents = tb.select(population, len(population))
             offspring = []
             for i in range(0, len(parents) - 1, 2):
@@ -138,10 +159,4 @@ class DeapGa(Solver):
             if len(offspring) < p.population:
                 offspring += parents[:p.population - len(offspring)]
             population = tb.select(offspring, p.population)
-            now = population[0].fitness.values[0]
-            if now < best:
-                best, stale = now, 0
-            else:
-                stale += 1
-                if stale >= p.stagnation:
-                    return
+            stagnation.reached(population[0].fitness.values[0])

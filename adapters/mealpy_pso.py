@@ -8,10 +8,18 @@ row structure, which is the lesson the report shows.
 
 mealpy checks its termination once per epoch and has no stop-at-target, so the
 objective is wrapped (:mod:`._objective`): exact evaluation budget, deadline and target
-raise from inside the call and the best keys are kept by the wrapper. mealpy's own
-evaluation count (``nfe_counter``) is cross-checked against the shared counter and
-reported in ``extra``. ``solve(problem, seed=...)`` seeds mealpy's own generators
-(bit-reproducible); the numpy Generator of the run is not shared with it.
+raise from inside the call (the call one past the budget raises before it is counted,
+so the count is exact even mid-epoch) and the best keys are kept by the wrapper. mealpy's
+own clock (``max_time``) is not used: it is read only between epochs, and a stop there
+could not be told apart from the end of the schedule. mealpy's own evaluation count
+(``nfe_counter``) is cross-checked against the shared counter and reported in ``extra``.
+``solve(problem, seed=...)`` seeds mealpy's own generators (bit-reproducible).
+
+Counterpart: ``native.pso-random-keys``, the same update rule on the same keys and the same
+objective kernel with these parameters; it draws its numbers as mealpy does from the same
+seed, so on the same seed the two runs are the same run (``tests/test_counterparts.py``).
+``stop_reason`` is ``target``, ``evaluations``, ``clock`` or ``finished`` (all epochs run);
+``schedule_fraction`` is the share of the epochs' evaluations spent.
 """
 
 from __future__ import annotations
@@ -26,8 +34,10 @@ from sudoku_compare.problems.encodings.random_keys import RandomKeys
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 from ._objective import STOPS, TrackedObjective
+from ._warmup import warm_by_solving
 
 
 @dataclass(frozen=True)
@@ -53,15 +63,14 @@ class MealpyPso(Solver):
     stochastic = True
     requires = ("mealpy",)
     extra = "mealpy"
-    description = ("mealpy OriginalPSO on random keys (epoch 300, pop 60), seeded through "
-                   "mealpy's own RNG (solve(seed=...)), not the run's numpy Generator")
+    counterpart = "native.pso-random-keys"
+    description = ("mealpy OriginalPSO on random keys (epoch 300, pop 60, w 0.4, c1 = c2 = "
+                   "2.05), seeded through mealpy's own generators (solve(seed=...))")
 
     def warmup(self) -> None:
-        import mealpy  # noqa: F401  (about 1.7 s: pandas, scipy, matplotlib, opfunu)
-
-        # the shared objective's kernels (decoder, energy), so no run compiles them
-        keys = RandomKeys.for_puzzle(Puzzle(2, (1,) + (0,) * 15))
-        keys.energy(np.zeros(keys.dimensions))
+        # mealpy's import (about 1.7 s: pandas, scipy, matplotlib, opfunu), its first-use
+        # set-up and the shared objective's kernels (decoder, energy), out of timed runs
+        warm_by_solving(self)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         from mealpy import PSO, FloatVar, Problem
@@ -73,7 +82,9 @@ class MealpyPso(Solver):
         if n == 0:
             e = keys.energy(np.empty(0))
             return Outcome(grid=grid0.reshape(puzzle.side, -1), claims_solved=e == 0,
-                           best_energy=e)
+                           evaluations=1, best_energy=e, schedule_fraction=1.0,
+                           stop_reason=StopReason.TARGET if e <= budget.target
+                           else StopReason.FINISHED)
 
         class KeysProblem(Problem):
             def obj_func(self, solution):
@@ -83,13 +94,11 @@ class MealpyPso(Solver):
                               minmax="min", log_to=None)
         p = self.params
         model = PSO.OriginalPSO(epoch=p.epoch, pop_size=p.pop_size, c1=p.c1, c2=p.c2, w=p.w)
-        termination = {"max_epoch": p.epoch, "max_time": max(0.1, budget.max_seconds)}
-        stopped_by = "epochs"
         try:
             model.solve(problem, mode="single", seed=int(seed) % (2**32),
-                        termination=termination)
+                        termination={"max_epoch": p.epoch})
         except STOPS:
-            stopped_by = tracked.stop_reason()
+            pass
         best = tracked.best_state
         grid = keys.decode(best) if best is not None else grid0
         nfe = getattr(model, "nfe_counter", None)
@@ -99,6 +108,7 @@ class MealpyPso(Solver):
             claims_solved=tracked.best_energy == 0,
             evaluations=tracked.evaluations, iterations=epochs,
             best_energy=tracked.best_energy if best is not None else None,
-            trace=tracked.trace,
-            extra={"stopped_by": stopped_by,
-                   "mealpy_nfe": int(nfe) if nfe is not None else -1})
+            trace=tracked.trace, stop_reason=tracked.stop_reason(),
+            schedule_fraction=min(1.0, max(0, tracked.evaluations - p.pop_size)
+                                  / (p.pop_size * p.epoch)),
+            extra={"mealpy_nfe": int(nfe) if nfe is not None else -1})

@@ -17,6 +17,13 @@ on every step, and its default deepcopy is many times slower); and the Ctrl-C ha
 ``Annealer.__init__`` installs process-wide is put back at once. simanneal's Metropolis
 test draws from the global ``random``, seeded here with the run's seed, and so are the
 moves; the numpy Generator of the run is used only for the start state.
+
+Counterpart: ``native.sa`` (same encoding module, start states, move distribution, delta
+kernel, Metropolis rule, end temperatures, cooling rate and restarts; what differs is the
+continuous cooling and the random numbers, simanneal's from ``random``). ``stop_reason``:
+``target``, ``evaluations`` (exactly the budget: the move that would pass it is not made),
+``clock``, or ``finished`` (every schedule ran out); ``schedule_fraction`` is the share of
+the ``(max_restarts + 1) x steps`` moves of the whole schedule that were made.
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
+
+from ._warmup import warm_by_solving
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,10 @@ class SimannealParams:
     max_restarts: int = 5
     #: simanneal's state copy: 'method' (ndarray.copy) or 'deepcopy' (its default, slow)
     copy_strategy: str = "method"
+
+    def __post_init__(self) -> None:
+        if self.max_restarts < 0:
+            raise ValueError("max_restarts >= 0 (simanneal.sa has no unlimited restarts)")
 
 
 def schedule_steps(p: SimannealParams) -> int:
@@ -129,16 +143,12 @@ class SimannealSa(Solver):
     description = ("simanneal Annealer, row swaps with the shared delta, native.sa's schedule; "
                    "its Metropolis test uses the global random (seeded per run), not the run's "
                    "numpy Generator")
+    counterpart = "native.sa"
 
     def warmup(self) -> None:
-        import simanneal  # noqa: F401
-
         from sudoku_compare.problems.topology import topology
 
-        s = np.zeros((4, 4), dtype=np.int64)
-        rp.swap_delta(s, 0, 0, 1, 2)
-        rp.apply_swap(s, 0, 0, 1)
-        rp.energy(s, 2)
+        warm_by_solving(self)  # simanneal, the shared kernels, the annealer class
         topology(3)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
@@ -176,7 +186,21 @@ class SimannealSa(Solver):
                 trace.append((counter.count, time.perf_counter() - start, float(a.best_energy)))
             if best_energy <= budget.target or counter.exhausted() or deadline.expired():
                 break
+        # the schedule ran out by itself: every start annealed to its last step, no user_exit
+        schedule_done = not free_rows or (runs == len(starts) and not a.user_exit)
+        if best_energy <= budget.target:
+            reason = StopReason.TARGET
+        elif schedule_done:
+            reason = StopReason.FINISHED
+        elif counter.exhausted():
+            reason = StopReason.EVALUATIONS
+        else:
+            reason = StopReason.CLOCK
+        moves = counter.count - max(runs, 1)  # one energy per start, one evaluation per move
         return Outcome(grid=best_state, claims_solved=best_energy == 0,
-                       evaluations=counter.count, iterations=counter.count - runs,
+                       evaluations=counter.count, iterations=moves,
                        restarts=max(0, runs - 1), best_energy=best_energy, trace=trace,
+                       stop_reason=reason,
+                       schedule_fraction=1.0 if not free_rows
+                       else min(1.0, moves / (steps * (p.max_restarts + 1))),
                        extra={"steps_per_schedule": steps, "tmax": p.t0, "tmin": p.t_min})

@@ -8,7 +8,9 @@ count column and box conflicts, exactly as the row-permutation encoding does.
 
 The objective is the row-permutation encoding's own kernel (``row_permutation.energy``,
 the duplicates in columns and boxes) on the decoded grid; on a grid with full rows it
-equals the seeds' ``NbErrors``.
+equals the seeds' ``NbErrors``. :func:`keys_energy` is that objective as one compiled
+function, so a library adapter (through :meth:`RandomKeys.energy`) and a native compiled
+loop (``native.pso-random-keys``, calling it directly) run the same kernel.
 """
 
 from __future__ import annotations
@@ -33,6 +35,14 @@ def _decode(keys, base, empty, row_start, missing):
             for rank in range(hi - lo):
                 grid[empty[lo + order[rank]]] = missing[lo + rank]
     return grid
+
+
+@numba.njit(cache=True)
+def keys_energy(keys, base, empty, row_start, missing, box):
+    """Conflicts (column and box duplicates) of the grid ``keys`` decode to."""
+    n = box * box
+    return row_permutation.energy(_decode(keys, base, empty, row_start, missing).reshape(n, n),
+                                  box)
 
 
 @dataclass(frozen=True)
@@ -75,11 +85,19 @@ class RandomKeys:
 
     def energy(self, keys) -> float:
         """Conflicts of the decoded grid (the objective a continuous optimiser minimises)."""
-        n = self.puzzle.side
-        return float(row_permutation.energy(self.decode(keys).reshape(n, n), self.puzzle.box))
+        k = np.asarray(keys, dtype=np.float64)
+        if k.shape != (self.dimensions,):
+            raise ValueError(f"expected {self.dimensions} keys, got shape {k.shape}")
+        return float(keys_energy(k, self.puzzle.flat(), self.empty, self.row_start,
+                                 self.missing, self.puzzle.box))
 
     def random_keys(self, rng: np.random.Generator) -> np.ndarray:
         return rng.random(self.dimensions)
+
+    def random_swarm(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` key vectors, one per row, uniform in [0, 1): the start swarm that a
+        native PSO and a library given the same seed share (the same draws, in order)."""
+        return rng.random((size, self.dimensions))
 
     def encode(self, grid) -> np.ndarray:
         """Keys that decode to ``grid`` (whose rows must be permutations keeping the givens)."""
