@@ -7,12 +7,15 @@ from typing import Any
 from sudoku_compare import registry
 from sudoku_compare.budget import Budget
 from sudoku_compare.outcome import Outcome
+from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import resolve_puzzle
 from sudoku_compare.solver import parse_params
 from sudoku_compare.verify import verify
 
+from .campaign import run_campaign as _run_campaign
 from .execute import execute
+from .runner import DEFAULT_MEMORY_MB, Task, run_isolated
 
 
 def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None):
@@ -20,8 +23,6 @@ def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, An
     spec = registry.get(solver)
     ok, reason = spec.availability()
     if not ok:
-        from sudoku_compare.problems.errors import InputError
-
         raise InputError(f"{solver} is unavailable: {reason}")
     pz = resolve_puzzle(puzzle) if isinstance(puzzle, str) else puzzle
     overrides = parse_params(spec.cls.Params, params, solver) if isinstance(params, list) else (params or {})
@@ -44,8 +45,6 @@ def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = No
                    params: list[str] | dict[str, Any] | None = None,
                    memory_mb: int | None = None) -> tuple[Outcome, Puzzle]:
     """Like :func:`solve`, but in a fresh worker process with a hard deadline and memory cap."""
-    from .runner import DEFAULT_MEMORY_MB, Task, run_isolated
-
     spec, pz, overrides = _prepare(solver, puzzle, params)
     spec.create(**overrides)  # a bad value fails here, not in the worker
     task = Task(solver, pz.to_line(), budget or Budget(), seed, dict(overrides))
@@ -54,9 +53,7 @@ def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = No
 
 def run_campaign(*args: Any, **kwargs: Any):
     """Run a campaign (see :func:`sudoku_compare.bench.campaign.run_campaign`)."""
-    from .campaign import run_campaign as _run
-
-    return _run(*args, **kwargs)
+    return _run_campaign(*args, **kwargs)
 
 
 __all__ = ["Budget", "Outcome", "run_campaign", "solve", "solve_isolated"]

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from sudoku_compare.bench.compare import compare, compare_command
+from sudoku_compare.problems.errors import InputError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -35,8 +36,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sudoku_compare.problems.errors import InputError
-
     if args.seeds is not None and args.seeds < 1:
         raise InputError("--seeds must be at least 1")
     if args.max_seconds is not None and not args.max_seconds > 0:

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from sudoku_compare.bench import perf
 from sudoku_compare.problems.errors import InputError
 
 
@@ -54,9 +55,7 @@ def _split_sections(text: str) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sudoku_compare.bench.perf import sections
-
-    found = sections()
+    found = perf.sections()
     chosen = args.section or list(found)
     unknown = [s for s in chosen if s not in found]
     if unknown:

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import statistics
 from dataclasses import dataclass, field
+
+from sudoku_compare.bench.api import solve
+from sudoku_compare.budget import Budget
+from sudoku_compare.outcome import Status
 
 
 @dataclass
@@ -39,12 +44,6 @@ class PerfTable:
 def mini_campaign(name: str, puzzles, seeds, seconds: float) -> tuple[int, int, float, float]:
     """(solved, runs, median seconds, median evaluations over the solved runs) of ``name`` on
     every puzzle x seed, in process through ``bench.api.solve`` (so every grid is verified)."""
-    import statistics
-
-    from sudoku_compare.bench.api import solve
-    from sudoku_compare.budget import Budget
-    from sudoku_compare.outcome import Status
-
     times, evals, runs = [], [], 0
     for p in puzzles:
         for seed in seeds:

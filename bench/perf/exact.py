@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable
 from sudoku_compare.budget import Budget
+from sudoku_compare.problems.catalog import find_set_file
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import load_set, resolve_puzzle
 
 SECTION = "exact"
 TITLE = "Exact solvers: puzzles per second (median and p90 per puzzle), every grid verified"
@@ -165,8 +167,6 @@ def _solvers() -> tuple[list[str], list[list]]:
 
 
 def _sets(settings: Settings) -> tuple[list[tuple[str, list[Puzzle]]], list[str]]:
-    from sudoku_compare.problems.catalog import find_set_file
-    from sudoku_compare.problems.sets import load_set
 
     out, notes = [], []
     for name in PUBLIC + GENERATED:
@@ -292,7 +292,6 @@ def _ratio_table(sets, names, cells) -> PerfTable:
 
 def _naive_long_row() -> list | None:
     """One long naive search, solve() only, in this process: the kernel's own rate."""
-    from sudoku_compare.problems.sets import resolve_puzzle
 
     try:
         puzzle = resolve_puzzle(NAIVE_LONG)

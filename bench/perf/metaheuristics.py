@@ -21,6 +21,7 @@ from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable, mini_campaign
 from sudoku_compare.budget import Budget
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import load_set
 
 SECTION = "metaheuristics"
 TITLE = "Native simulated annealing and genetic algorithm"
@@ -114,7 +115,6 @@ def throughput_table(quick: bool) -> PerfTable:
 
 
 def _puzzles(quick: bool) -> tuple[list[tuple[str, list[Puzzle]]], str]:
-    from sudoku_compare.problems.sets import load_set
 
     try:
         easy = load_set("easy51")[: 3 if quick else 15]

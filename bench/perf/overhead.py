@@ -22,7 +22,9 @@ import numpy as np
 from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable
 from sudoku_compare.budget import Budget
+from sudoku_compare.problems.encodings.random_keys import RandomKeys
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import load_set
 
 SECTION = "overhead"
 TITLE = "Library overhead: adapters against their native counterparts"
@@ -89,7 +91,6 @@ def metaheuristic_table(quick: bool) -> PerfTable:
     if why:
         rows.append(["swarm", "mealpy.pso", "plain loop", "-", "-", "-", why])
     else:
-        from sudoku_compare.problems.encodings.random_keys import RandomKeys
 
         budget_evals = 6_000 if quick else 36_000
         le, lt, lr = _evals_per_second("mealpy.pso", hard, budget_evals, seconds)
@@ -117,7 +118,6 @@ def metaheuristic_table(quick: bool) -> PerfTable:
 
 
 def exact_table(quick: bool) -> PerfTable:
-    from sudoku_compare.problems.sets import load_set
 
     rows, notes = [], []
     try:

@@ -20,6 +20,7 @@ from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable, mini_campaign
 from sudoku_compare.budget import Budget
 from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import load_set
 
 SECTION = "swarm"
 TITLE = "Native particle swarms"
@@ -53,7 +54,6 @@ def throughput_table(quick: bool) -> PerfTable:
 
 
 def _puzzles(quick: bool) -> tuple[list[Puzzle], str]:
-    from sudoku_compare.problems.sets import load_set
 
     try:
         return list(load_set("easy51")[: 3 if quick else 15]), ""
