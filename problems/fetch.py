@@ -65,6 +65,8 @@ def _download(url: str, name: str, timeout: float) -> bytes:
                 raise ChecksumError(f"{url}: {int(length)} bytes, more than any copy of {name} "
                                     f"({MAX_SET_BYTES} at most); nothing cached")
             data = response.read(MAX_SET_BYTES + 1)
+    except InputError:
+        raise
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         raise FetchError(f"cannot download {name} from {url}: {exc}") from None
     except ValueError as exc:  # a URL urllib cannot use (bad port, bad host name)

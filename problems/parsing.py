@@ -244,31 +244,31 @@ class _Reader:
     def _decide16(self, complete: bool) -> None:
         """Lines of 16 symbols: one 16x16 grid, or 4x4 puzzles one a line.
 
-        Sixteen of them are a 16x16 grid when any is laid out (spaces, bars) or uses a
-        symbol a 4x4 puzzle cannot; sixteen compact lines of 1-4 are 4x4 puzzles unless one
-        of those is invalid where the 16x16 reading is valid. Fewer than sixteen lines
-        are 4x4 puzzles, unless bars say they are the rows of an incomplete 16x16 grid.
+        Sixteen of them are a 16x16 grid (issue 17: 16 rows of 16 characters are one
+        puzzle, not sixteen), unless that reading is invalid and the lines, compact and
+        written in 1-4, are valid 4x4 puzzles: a 4x4 set read as a 16x16 grid almost
+        always repeats a digit in a row (five givens of four digits on one line). Fewer
+        than sixteen lines are 4x4 puzzles, unless bars say they are the rows of an
+        incomplete 16x16 grid.
         """
         lines, self.pending = self.pending, []
-        beyond4 = any(t not in _FOUR for _, _, cells in lines for t, _ in cells)
-        laid_out = any(not _compact(text) for _, text, _ in lines)
-        if complete and (beyond4 or laid_out):
-            self.side = 16
-            for lineno, _, cells in lines:
-                self._grid_row(lineno, cells)
-            return
+        compact = all(_compact(text) for _, text, _ in lines)
         if complete:
             try:
-                fours = [self._build([(lineno, cells)], i)
-                         for i, (lineno, _, cells) in enumerate(lines)]
-            except PuzzleFormatError as four_error:
+                sixteen = self._build([(lineno, cells) for lineno, _, cells in lines])
+            except PuzzleFormatError as grid_error:
+                if not compact:
+                    raise
                 try:
-                    sixteen = self._build([(lineno, cells) for lineno, _, cells in lines])
-                except PuzzleFormatError:
-                    raise four_error from None
-                self.puzzles.append(sixteen)
+                    fours = [self._build([(lineno, cells)], i)
+                             for i, (lineno, _, cells) in enumerate(lines)]
+                except PuzzleFormatError as four_error:
+                    raise self.error(f"{grid_error.reason} (read as a 16x16 grid; as 4x4 puzzles "
+                                     f"one a line, line {four_error.line}: {four_error.reason})",
+                                     grid_error.line, grid_error.column) from None
+                self.puzzles.extend(fours)
                 return
-            self.puzzles.extend(fours)
+            self.puzzles.append(sixteen)
             return
         if any("|" in text for _, text, _ in lines):
             first, last = lines[0][0], lines[-1][0]

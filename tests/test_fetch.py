@@ -9,6 +9,7 @@ import pytest
 
 from sudoku_compare.bench.cli import main
 from sudoku_compare.problems import catalog
+from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.fetch import ChecksumError, FetchError, fetch
 from sudoku_compare.problems.sets import load_set
 
@@ -99,3 +100,39 @@ def test_missing_file_is_a_fetch_error(served, no_local_sets, capsys):
         fetch("top1465", base_url=f"{served}/bad")
     assert main(["puzzles", "fetch", "top1465", "--base-url", f"{served}/bad"]) == 1
     assert "cannot download top1465" in capsys.readouterr().err
+
+
+def test_damaged_cached_copy_is_downloaded_again(served, no_local_sets):
+    no_local_sets.mkdir(parents=True)
+    cached = no_local_sets / "Sudoku_top95.txt"
+    cached.write_bytes(b"\x00\xff binary")
+    with pytest.raises(InputError, match="Sudoku_top95.txt: not the public set top95: binary data"):
+        load_set("top95")
+    assert fetch("top95", base_url=f"{served}/good") == cached
+    assert len(load_set("top95")) == 95
+
+
+@pytest.mark.parametrize("base", ["::::", "http://[::1", "mailto:x@example.org", "//host/path"])
+def test_a_base_url_that_is_not_one_is_an_input_error(no_local_sets, monkeypatch, base):
+    with pytest.raises(InputError, match="--base-url"):
+        fetch("easy51", base_url=base)
+    monkeypatch.setenv("SUDOKU_COMPARE_PUZZLES_URL", base)
+    with pytest.raises(InputError, match=r"\$SUDOKU_COMPARE_PUZZLES_URL"):
+        fetch("easy51")
+
+
+def test_oversized_response_is_refused_and_not_cached(served, no_local_sets, monkeypatch):
+    from sudoku_compare.problems import fetch as fetch_module
+
+    monkeypatch.setattr(fetch_module, "MAX_SET_BYTES", 50_000)  # top1465 is 120 kB
+    with pytest.raises(ChecksumError, match="more than any copy of top1465"):
+        fetch("top1465", base_url=f"{served}/good")
+    assert catalog.find_set_file("top1465") is None
+
+
+def test_unwritable_cache_is_a_fetch_error(served, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("SUDOKU_COMPARE_CACHE", str(blocker / "cache"))
+    with pytest.raises(FetchError, match="cannot write"):
+        fetch("hardest", base_url=f"{served}/good")

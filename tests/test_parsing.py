@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from sudoku_compare.problems.errors import PuzzleFormatError
 from sudoku_compare.problems.formatting import format_boxed, format_framed, format_line
-from sudoku_compare.problems.parsing import parse_line, parse_text
+from sudoku_compare.problems.parsing import parse_file, parse_line, parse_text
 from sudoku_compare.problems.puzzle import Puzzle
 
 EASY0 = "902005403100063025508407060026309001057010290090670530240530600705200304080041950"
@@ -148,3 +148,124 @@ def test_framed_error_location():
     bad = SEED_FRAMED.replace("| 1       |", "| 1     ? |")
     with pytest.raises(PuzzleFormatError, match=r"f:3:9: unknown character '\?'"):
         parse_text(bad, "f")
+
+
+# -- layouts decided by the block (issue 17) ---------------------------------------------------
+
+ROWS = [EASY0[i:i + 9] for i in range(0, 81, 9)]
+SOL0 = "962185473174963825538427169826359741357814296491672538249538617715296384683741952"
+
+
+def test_grids_one_after_another_without_blank_lines():
+    assert parse_text("\n".join(ROWS * 3)) == [parse_line(EASY0)] * 3
+
+
+def test_project_euler_layout_with_titles():
+    text = "".join(f"Grid {k:02}\n" + "\n".join(ROWS) + "\n" for k in range(1, 4))
+    assert parse_text(text) == [parse_line(EASY0)] * 3
+
+
+def test_rows_of_comma_separated_cells():
+    assert parse_text("\n".join(",".join(r) for r in ROWS)) == [parse_line(EASY0)]
+
+
+def test_rows_of_numbers_for_a_16x16_grid():
+    rng = np.random.default_rng(4)
+    grid = _solved_grid(4, rng).ravel()
+    grid[rng.random(256) < 0.5] = 0
+    text = "\n".join(" ".join(str(v) for v in grid[r * 16:(r + 1) * 16]) for r in range(16))
+    assert parse_text(text) == [Puzzle.from_grid(grid)]
+
+
+@pytest.mark.parametrize("header", ["", "quizzes,solutions\n", "id,puzzle,solution,clues\n"])
+def test_csv_puzzle_solution_layout(header):
+    extra = "0," if "id" in header else ""
+    tail = ",36" if "id" in header else ""
+    text = header + f"{extra}{EASY0},{SOL0}{tail}\n" * 3
+    assert parse_text(text) == [parse_line(EASY0)] * 3
+
+
+def test_csv_header_names_the_puzzle_column():
+    text = f"solution,puzzle\n{SOL0},{EASY0}\n"
+    assert parse_text(text) == [parse_line(EASY0)]
+
+
+def test_csv_bad_field_located_at_its_column():
+    with pytest.raises(PuzzleFormatError, match=r"f:3:1: field 1 .* 80 cells"):
+        parse_text(f"puzzle,solution\n{EASY0},{SOL0}\n{EASY0[:-1]},{SOL0}\n", "f")
+    with pytest.raises(PuzzleFormatError, match=r"f:2:84: unknown character 'z'"):
+        parse_text(f"id,puzzle\n0,\"{EASY0[:80]}z\"\n", "f")
+
+
+def test_sixteen_rows_of_sixteen_are_one_16x16_and_16_lines_of_4x4_are_16_puzzles():
+    rng = np.random.default_rng(8)
+    grid = _solved_grid(4, rng).ravel()
+    grid[rng.random(256) < 0.7] = 0
+    line = format_line(grid, 4)
+    assert parse_text("\n".join(line[r * 16:(r + 1) * 16] for r in range(16))) == [Puzzle.from_grid(grid)]
+    fours = ["1.3....2.1...32.", "12..34..........", ".2.4............", "4..........3...."]
+    lines = [fours[k % 4] for k in range(16)]
+    assert [p.box for p in parse_text("\n".join(lines))] == [2] * 16
+    assert parse_text("\n".join(["." * 16] * 16))[0].box == 4  # ambiguous: the 16x16 reading
+
+
+def test_fewer_than_16_lines_of_16_are_4x4_puzzles_with_a_hint_when_bad():
+    assert len(parse_text("1.3....2.1...32.\n1.3....2.1...32.\n")) == 2
+    with pytest.raises(PuzzleFormatError, match=r"f:2:3: unknown character 'G' .*rows of a 16x16 grid"):
+        parse_text("1.3....2.1...32.\n..G.............\n", "f")
+
+
+def test_incomplete_grid_and_ragged_row():
+    with pytest.raises(PuzzleFormatError, match=r"f:2:1: this 9x9 grid has 5 rows \(lines 2-6\)"):
+        parse_text("# x\n" + "\n".join(ROWS[:5]) + "\n\n" + EASY0, "f")
+    bad = ROWS.copy()
+    bad[3] += "5"
+    with pytest.raises(PuzzleFormatError, match=r"f:4:1: a row of the 9x9 grid that starts at line 1 "
+                                                r"has 9 cells, this line has 10"):
+        parse_text("\n".join(bad), "f")
+
+
+def test_first_bad_line_wins_inside_a_grid():
+    bad = ROWS.copy()
+    bad[1] = "?" + bad[1][1:]
+    bad[6] = bad[6] + "1"
+    with pytest.raises(PuzzleFormatError, match=r"f:2:1: unknown character"):
+        parse_text("\n".join(bad), "f")
+
+
+def test_line_endings_and_byte_order_mark():
+    for eol in ("\n", "\r\n", "\r"):
+        assert parse_text("\ufeff" + eol.join(ROWS + ["", EASY0])) == [parse_line(EASY0)] * 2
+
+
+def test_long_line_and_nul_refused_at_their_column():
+    with pytest.raises(PuzzleFormatError, match=r"f:2:2049: line longer than 2048"):
+        parse_text(EASY0 + "\n" + "1" * 5000, "f")
+    with pytest.raises(PuzzleFormatError, match=r"f:1:4: a NUL character"):
+        parse_text("123\x00", "f")
+
+
+def test_file_not_utf8_located(tmp_path):
+    f = tmp_path / "latin1.txt"
+    f.write_bytes(EASY0.encode() + b"\n" + b"90200\xe9403" + EASY0[10:].encode() + b"\n")
+    with pytest.raises(PuzzleFormatError, match=r"latin1.txt:2:6: not UTF-8 text \(byte 0xe9\)"):
+        parse_file(f)
+
+
+def test_file_lines_across_chunk_boundaries(tmp_path):
+    from sudoku_compare.problems.parsing import _file_lines
+
+    data = ("\ufeff" + "\r\n".join([EASY0] * 5) + "\r" + EASY0 + "\n").encode()
+    f = tmp_path / "chunks.txt"
+    f.write_bytes(data)
+    for chunk in (1, 7, 81, 82, 83, 1 << 16):
+        with f.open("rb") as fh:
+            lines = list(_file_lines(fh, "f", chunk=chunk))
+        assert lines == [(i, EASY0) for i in range(1, 7)], chunk
+
+
+def test_file_with_a_long_line_is_refused_without_reading_the_rest(tmp_path):
+    f = tmp_path / "long.txt"
+    f.write_bytes(EASY0.encode() + b"\n" + b"7" * 50_000_000)
+    with pytest.raises(PuzzleFormatError, match=r"long.txt:2:2049"):
+        parse_file(f)

@@ -1,9 +1,11 @@
+import re
+
 import pytest
 
 from sudoku_compare.problems import catalog
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.parsing import parse_file
-from sudoku_compare.problems.sets import load_set, resolve_puzzle, resolve_puzzles
+from sudoku_compare.problems.sets import PuzzleRef, load_set, resolve_puzzle, resolve_puzzles
 
 from .conftest import SHARED, needs_public
 
@@ -43,3 +45,62 @@ def test_catalog_entries_are_consistent():
         assert pub.name == name
         assert pub.url.startswith(("http://", "https://")) and pub.url.split("/")[-1]
         assert len(pub.sha256) == 64
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("easy51", dict(base="easy51")),
+    ("easy51:0", dict(base="easy51", index=0)),
+    ("easy51:-1", dict(base="easy51", index=-1)),
+    ("easy51:0:8", dict(base="easy51", start=0, stop=8, sliced=True)),
+    ("easy51::8", dict(base="easy51", start=None, stop=8, sliced=True)),
+    ("easy51:3:", dict(base="easy51", start=3, stop=None, sliced=True)),
+    ("  top95:2 ", dict(base="top95", index=2)),
+    (EASY0, dict(base=EASY0, literal=True)),
+])
+def test_puzzle_ref_parses_into_a_typed_value(text, expected):
+    ref = PuzzleRef.parse(text)
+    for key, value in expected.items():
+        assert getattr(ref, key) == value, key
+    assert str(ref) == text.strip()
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("easy51:--1", "'--1' is not an index"),
+    ("easy51:²", "'²' is not an index"),
+    ("easy51:1.5", "'1.5' is not an index"),
+    ("easy51:", "'' is not an index"),
+    ("easy51:0:1:2", "too many"),
+    ("easy51:1" + "0" * 30, "out of range"),
+    ("   ", "empty puzzle reference"),
+    ("no-such:x", "unknown puzzle set"),
+])
+def test_bad_puzzle_refs_are_input_errors(text, reason):
+    with pytest.raises(InputError, match=re.escape(reason)):
+        PuzzleRef.parse(text)
+
+
+def test_file_refs_with_colons_in_the_path(tmp_path):
+    d = tmp_path / "run:2026"
+    d.mkdir()
+    f = d / "set.txt"
+    f.write_text(f"{EASY0}\n{EASY0}\n{EASY0}\n")
+    assert PuzzleRef.parse(str(f)).base == str(f)
+    ref = PuzzleRef.parse(f"{f}:1")
+    assert (ref.base, ref.index) == (str(f), 1)
+    assert [p.name for p in resolve_puzzles(f"{f}:1:3")] == [f"{f}:1", f"{f}:2"]
+    with pytest.raises(InputError, match="out of range"):
+        resolve_puzzle(f"{f}:3")
+    with pytest.raises(InputError, match="'x' is not an index"):
+        resolve_puzzle(f"{f}:x")
+
+
+def test_resolve_accepts_a_parsed_ref():
+    ref = PuzzleRef.parse("generated-easy:4")
+    assert resolve_puzzle(ref) == resolve_puzzle("generated-easy:4")
+
+
+@needs_public
+def test_shared_copies_pass_verification():
+    for pub in catalog.PUBLIC_SETS.values():
+        catalog.verify_public_file(SHARED / pub.filename, pub)
+        assert catalog.public_file_problem(SHARED / pub.filename, pub) is None
