@@ -17,7 +17,7 @@ from pathlib import Path
 from . import catalog
 from .errors import InputError
 from .parsing import parse_file
-from .puzzle import Puzzle
+from .puzzle import Puzzle, cell_value
 from .topology import box_for_cells
 
 #: An index as written in a reference: ASCII digits with an optional minus sign (not
@@ -50,7 +50,7 @@ class PuzzleRef:
         text = ref.strip()
         if not text:
             raise InputError("empty puzzle reference: give a set name, a file, SET:I or a puzzle")
-        if ":" not in text and box_for_cells(len(text)) is not None and not Path(text).exists():
+        if ":" not in text and _looks_like_a_puzzle(text) and not _exists(text):
             return cls(text, text, literal=True)
         if ":" not in text or _names_something(text):
             return cls(text, text)
@@ -98,12 +98,24 @@ class PuzzleRef:
         return self.text
 
 
+def _looks_like_a_puzzle(text: str) -> bool:
+    """n**4 characters, mostly symbols of that grid: a literal puzzle, with maybe a typo
+    for :meth:`Puzzle.from_string` to locate, rather than a 16-character file name."""
+    box = box_for_cells(len(text))
+    if box is None:
+        return False
+    side = box * box
+    return sum(cell_value(ch, side) is not None for ch in text) >= 0.75 * len(text)
+
+
 def _names_something(base: str) -> bool:
     """Whether ``base`` is a set name this package knows or an existing path."""
-    if base in catalog.PUBLIC_SETS or base in catalog.shipped_sets():
-        return True
+    return base in catalog.PUBLIC_SETS or base in catalog.shipped_sets() or _exists(base)
+
+
+def _exists(path: str) -> bool:
     try:
-        return Path(base).exists()
+        return Path(path).exists()
     except (OSError, ValueError):  # a name too long for the file system, a NUL byte
         return False
 

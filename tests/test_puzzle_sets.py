@@ -104,3 +104,18 @@ def test_shared_copies_pass_verification():
     for pub in catalog.PUBLIC_SETS.values():
         catalog.verify_public_file(SHARED / pub.filename, pub)
         assert catalog.public_file_problem(SHARED / pub.filename, pub) is None
+
+
+def test_a_literal_with_a_typo_is_located_and_a_short_file_name_is_not_a_literal():
+    from sudoku_compare.problems.errors import PuzzleFormatError
+
+    with pytest.raises(PuzzleFormatError, match=r"<argument>:1:5: unknown character 'z'"):
+        resolve_puzzle(EASY0[:4] + "z" + EASY0[5:])
+    with pytest.raises(InputError, match="unknown puzzle set 'my_puzzles16.txt'"):
+        resolve_puzzle("my_puzzles16.txt")
+
+
+def test_refs_with_nul_or_huge_names_are_input_errors():
+    for text in ["\x00" + EASY0[1:], "a" * 5000, "x\x00y:0", "/" * 300 + ":1:2"]:
+        with pytest.raises(InputError):
+            resolve_puzzles(text)
