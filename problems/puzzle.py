@@ -12,8 +12,10 @@ on these two; this module never imports it, so the dependency runs one way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -24,6 +26,8 @@ from .topology import Topology, box_for_cells, topology
 #: Characters that only lay cells out on a line and carry none. ``-`` is not one: it is
 #: an empty cell (see :mod:`.alphabet`); rules made only of dashes are recognised whole.
 LAYOUT = frozenset(" \t|+\r")
+
+_FIRST_FIELD = re.compile(r"\s*(\S*)")
 
 #: Where a symbol was read: (line, column), both 1-based.
 Where = tuple[int, int]
@@ -36,14 +40,16 @@ def line_symbols(text: str) -> list[tuple[str, int]]:
     line is ignored (files such as top1465 append ratings); otherwise every character of
     the line but layout (spaces, ``|``, ``+``) is a cell, so a spaced-out grid reads too.
     """
-    lead = len(text) - len(text.lstrip())
-    end = lead
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    first = [(ch, i + 1) for i, ch in enumerate(text[lead:end], start=lead) if ch not in LAYOUT]
-    if end < len(text.rstrip()) and box_for_cells(len(first)) is not None:
-        return first
-    return [(ch, i + 1) for i, ch in enumerate(text) if ch not in LAYOUT]
+    m = _FIRST_FIELD.match(text)
+    lead, end = m.span(1)
+    first = [(ch, i) for i, ch in enumerate(m.group(1), start=lead + 1) if ch not in LAYOUT]
+    rest = text[end:]
+    if rest.strip():  # trailing text: ignored after a first field of a puzzle's length
+        if box_for_cells(len(first)) is not None:
+            return first
+    elif all(ch in LAYOUT for ch in text[:lead]) and all(ch in LAYOUT for ch in rest):
+        return first  # the whole line is that field, as in every file of one puzzle a line
+    return [(ch, i) for i, ch in enumerate(text, start=1) if ch not in LAYOUT]
 
 
 def cell_value(token: str, side: int) -> int | None:
@@ -59,6 +65,21 @@ def cell_value(token: str, side: int) -> int | None:
     return None
 
 
+@cache
+def _symbol_values(side: int) -> dict[str, int]:
+    """Every one-character symbol of a grid of side ``side`` and its digit (0 = empty):
+    one dictionary look-up per cell, since files of thousands of puzzles are common."""
+    table = {ch: v for ch in map(chr, range(128)) if (v := value_of(ch, side)) is not None}
+    return table
+
+
+@cache
+def _cell_units(box: int) -> list[tuple[int, int, int]]:
+    """(row, column, box) of every cell, as plain ints for the scan below."""
+    side = box * box
+    return [(r, c, (r // box) * box + c // box) for r in range(side) for c in range(side)]
+
+
 def duplicate_given(values: Sequence[int], box: int) -> tuple[str, int, int, int] | None:
     """The first digit given twice in a unit, as (kind, unit number, first cell, second
     cell), or None. Cells are scanned in row-major order and the report names the
@@ -66,19 +87,23 @@ def duplicate_given(values: Sequence[int], box: int) -> tuple[str, int, int, int
     cell a row clash is named before a column one, a column before a box.
     """
     side = box * box
-    rows: list[dict[int, int]] = [{} for _ in range(side)]
-    cols: list[dict[int, int]] = [{} for _ in range(side)]
-    boxes: list[dict[int, int]] = [{} for _ in range(side)]
+    rows = [0] * side
+    cols = [0] * side
+    boxes = [0] * side
+    units = _cell_units(box)
     for cell, v in enumerate(values):
         if not v:
             continue
-        r, c = divmod(cell, side)
-        b = (r // box) * box + c // box
-        for kind, units, u in (("row", rows, r), ("column", cols, c), ("box", boxes, b)):
-            first = units[u].get(v)
-            if first is not None:
-                return kind, u + 1, first, cell
-        rows[r][v] = cols[c][v] = boxes[b][v] = cell
+        bit = 1 << v
+        r, c, b = units[cell]
+        if (rows[r] | cols[c] | boxes[b]) & bit:
+            for kind, k, u in (("row", 0, r), ("column", 1, c), ("box", 2, b)):
+                first = next((e for e in range(cell) if values[e] == v and units[e][k] == u), None)
+                if first is not None:
+                    return kind, u + 1, first, cell
+        rows[r] |= bit
+        cols[c] |= bit
+        boxes[b] |= bit
     return None
 
 
@@ -97,7 +122,7 @@ class Puzzle:
         topo = topology(self.box)
         if len(self.cells) != topo.cells:
             raise ValueError(f"a box-{self.box} puzzle has {topo.cells} cells, got {len(self.cells)}")
-        if any(not 0 <= v <= topo.side for v in self.cells):
+        if self.cells and (min(self.cells) < 0 or max(self.cells) > topo.side):
             raise ValueError(f"cell values must be 0..{topo.side}")
 
     @classmethod
@@ -125,13 +150,17 @@ class Puzzle:
             raise PuzzleFormatError(
                 f"a puzzle has 16, 81, 256 or 625 cells (n**4), this line has {n}", source, line, 1)
         side = box * box
-        values = []
-        for token, (line, col) in zip(tokens, where, strict=True):
-            v = cell_value(token, side)
-            if v is None:
-                raise PuzzleFormatError(f"unknown character {token!r} for a {side}x{side} grid",
-                                        source, line, col)
-            values.append(v)
+        table = _symbol_values(side)
+        values = [table.get(t, -1) for t in tokens]
+        if -1 in values:  # number tokens ("16"), else the first unknown symbol
+            for i, token in enumerate(tokens):
+                if values[i] < 0:
+                    v = cell_value(token, side)
+                    if v is None:
+                        line, col = where[i]
+                        raise PuzzleFormatError(f"unknown character {token!r} for a {side}x{side} grid",
+                                                source, line, col)
+                    values[i] = v
         clash = duplicate_given(values, box)
         if clash is not None:
             kind, unit, first, second = clash
