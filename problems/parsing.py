@@ -51,8 +51,9 @@ ROW_CELLS = frozenset({4, 9, 16, 25})
 #: The symbols a 4x4 puzzle may use: a 16-symbol line with any other is a 16x16 row.
 _FOUR = frozenset("1234") | EMPTY_SYMBOLS
 #: A title line such as Project Euler's ``Grid 01``; no grid row can hold these words'
-#: letters (R, U, Z, S are beyond the 25x25 alphabet), so a title is never a row.
-_TITLE = re.compile(r"(grid|puzzle|sudoku)\b[^,]*$", re.IGNORECASE)
+#: letters (R, U, Z, S are beyond the 25x25 alphabet), so a title is never a row. A
+#: line that also holds 16 symbols in a row is not a title: skipping it could drop a puzzle.
+_TITLE = re.compile(r"(grid|puzzle|sudoku)\b(?!.*\S{16})[^,]{0,40}$", re.IGNORECASE)
 #: Header names of the puzzle column in CSV files.
 _CSV_PUZZLE_NAMES = frozenset({"puzzle", "puzzles", "quiz", "quizzes", "grid", "sudoku", "problem"})
 _NUMBER_TOKEN = re.compile(r"[^\s|+]+")

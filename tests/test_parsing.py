@@ -269,3 +269,11 @@ def test_file_with_a_long_line_is_refused_without_reading_the_rest(tmp_path):
     f.write_bytes(EASY0.encode() + b"\n" + b"7" * 50_000_000)
     with pytest.raises(PuzzleFormatError, match=r"long.txt:2:2049"):
         parse_file(f)
+
+
+def test_a_title_never_hides_a_puzzle():
+    assert parse_text("Grid 01\n" + "\n".join(ROWS) + "\nPuzzle no. 2 (hard)\n" + EASY0) == [parse_line(EASY0)] * 2
+    with pytest.raises(PuzzleFormatError, match=r"f:1:"):
+        parse_text("Puzzle 1.3....2.1...32.\n", "f")
+    with pytest.raises(PuzzleFormatError, match=r"f:1:"):
+        parse_text(f"Sudoku {EASY0}\n", "f")
