@@ -66,3 +66,21 @@ def test_wrong_length_is_refused():
 
     with pytest.raises(ValueError):
         RK.decode(np.zeros(3))
+
+
+@settings(max_examples=100, deadline=None)
+@given(keys)
+def test_compiled_objective_is_the_decoded_grids_energy(k):
+    # the one kernel both mealpy.pso (through RK.energy) and native.pso-random-keys call
+    from sudoku_compare.problems.encodings.random_keys import keys_energy
+    from sudoku_compare.problems.encodings.row_permutation import energy
+
+    direct = keys_energy(k, EASY.flat(), RK.empty, RK.row_start, RK.missing, EASY.box)
+    assert direct == RK.energy(k) == energy(RK.decode(k).reshape(9, 9), 3)
+
+
+def test_random_swarm_is_the_same_draws_as_one_key_vector_at_a_time():
+    swarm = RK.random_swarm(np.random.default_rng(11), 5)
+    rng = np.random.default_rng(11)
+    assert swarm.shape == (5, RK.dimensions)
+    assert np.array_equal(swarm, np.array([RK.random_keys(rng) for _ in range(5)]))
