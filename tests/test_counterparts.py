@@ -213,3 +213,24 @@ def test_ga_adapters_restart_on_native_gas_stagnation_rule():
     assert rule.reached(12.0)
     rule = Stagnation(3, first_best=5.0)
     assert [rule.reached(b) for b in (5.0, 4.0, 4.0, 4.0)] == [False, False, False, True]
+
+
+@pytest.mark.parametrize(("stagnation", "max_generations"), [(10, 400), (1000, 15)])
+@pytest.mark.parametrize("adapter", ["pygad.ga", "deap.ga"])
+def test_ga_adapter_runs_native_gas_schedule_when_the_operators_draw_nothing(
+        adapter, stagnation, max_generations):
+    # with no crossover and no mutation nothing random is left but the start populations,
+    # which both sides draw alike: the generations, restarts, evaluations (only initial
+    # populations are evaluated; carried parents are not) and the best grid must agree
+    require(adapter)
+    kw = {"seed": 4, "crossover_probability": 0.0, "mutation_probability": 0.0,
+          "population": 40, "stagnation": stagnation, "max_generations": max_generations,
+          "max_restarts": 2}
+    native = run("native.ga", HARD, **kw)
+    library = run(adapter, HARD, **kw)
+    assert library.evaluations == native.evaluations == 40 * 3
+    assert library.iterations == native.iterations == min(stagnation, max_generations) * 3
+    assert library.restarts == native.restarts == 2
+    assert library.best_energy == native.best_energy
+    assert library.grid_line() == native.grid_line()
+    assert library.stop_reason == "finished" and library.schedule_fraction == 1.0
