@@ -17,6 +17,10 @@ distinct pair; a swap is symmetric, so the unordered pair has the same distribut
 ``conflict_energy`` (see the encoding's docstring for what a box swap keeps). ``max_restarts=-1``
 restarts until the budget is spent (``native.sa-restarts``; the seed stops after 5 restarts).
 
+Runs, stop reason and schedule fraction come from the shared driver
+(:mod:`sudoku_compare.native._restarts`): one heating phase is one run, and its share of the
+schedule is its cooling levels since the last (re)heat over ``K`` (1 when it cooled to the end).
+
 Evaluations (see :mod:`sudoku_compare.problems.encodings.row_permutation`): one per proposal
 (one row-swap delta, read in O(1) from the encoding's column/box count tables with
 ``swap_delta_counted``, property-tested equal to ``swap_delta``; a box move uses
@@ -45,24 +49,23 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numba
 import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._restarts import UNLIMITED, Progress, Restarts, trace_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy2d
-from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 
 SCHEDULES = ("exponential", "linear", "logarithmic")
 NEIGHBOURHOODS = ("row", "box")
-TRACE_CAP = 4096
 #: box sizes whose kernels this process has compiled (warmup: 9x9; warmup_for: the others)
 _COMPILED_BOXES: set[int] = set()
 
@@ -89,6 +92,10 @@ UNIT53 = 1.0 / 9007199254740992.0
 
 @dataclass(frozen=True)
 class AnnealingParams:
+    """native.sa's settings, defaults from the seed. ``max_restarts`` counts the extra runs after the
+    first (-1: until a budget ends), the same in every stochastic native, because the shared
+    driver (:mod:`sudoku_compare.native._restarts`) reads it."""
+
     #: initial temperature (seed: 1.0)
     t0: float = 1.0
     #: exponential cooling factor T <- alpha T (seed: 0.999)
@@ -97,8 +104,8 @@ class AnnealingParams:
     iterations_per_temperature: int = 100
     #: the temperature at which a heating phase ends (seed: 0.001)
     t_min: float = 0.001
-    #: restarts from a fresh start state after a phase ends unsolved (seed: 5; -1: until the
-    #: budget is spent)
+    #: extra heating phases, each from a fresh start state, after the first ends unsolved
+    #: (seed: 5, i.e. 6 phases; 0: one phase; -1: until a budget is spent)
     max_restarts: int = 5
     schedule: Literal["exponential", "linear", "logarithmic"] = "exponential"
     #: row: swap two free cells of a row; box: swap two free cells of a box (box-permutation start)
@@ -145,23 +152,38 @@ def _splitmix64(s):
     return s, z ^ (z >> np.uint64(31))
 
 
+class AnnealCounters(NamedTuple):
+    """Counters summed over the phases of one solve (a NamedTuple so numba carries it)."""
+
+    moves: int
+    accepted: int
+    levels: int
+    reheats: int
+
+
 @numba.njit(cache=True, inline="always")
-def _anneal_at(starts, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
+def _anneal_at(start, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
                t0, alpha, iters_per_temp, t_min, schedule, levels,
                reheat_stagnation, reheat_factor, adaptive_reheat,
-               max_evals, deadline_at, target, rng_state, t_start, trace, best, carry):
-    """Anneal from each state of ``starts`` in turn (one heating phase each, then a restart).
+               max_evals, deadline_at, target, rng_state, t_start, trace, best,
+               progress, counts):
+    """One heating phase from ``start``: returns the next (Progress, AnnealCounters).
 
     A move is unit ``u`` (uniform over the rows, or boxes, with two free cells) and pair ``p``
     (uniform over that unit's unordered pairs of free cells: a swap is symmetric, so this is
     the seed's ordered distinct pair in distribution), both from one 64-bit draw by
     multiply-shift on its two 32-bit halves (a bias below 1e-7, no division); the
     Metropolis test draws a second number only for an uphill move. ``rng_state`` (modified)
-    is the generator's state, ``best`` (modified) and ``carry`` = (best_e, evals, moves,
-    accepted, level_count, restarts, reheats, n_trace) continue an earlier batch of starts;
-    returns the updated carry and whether the deadline cut the run."""
-    best_e, evals, moves, accepted, level_count, restarts, reheats, n_trace = carry
-    first = restarts + 1 if evals > 0 else 0
+    is the generator's state, carried from phase to phase; ``best`` (modified) the best grid
+    of every phase so far. The phase's share of its schedule is its levels since the last
+    (re)heat over ``levels`` (1 when it cooled to its end)."""
+    best_e = progress.best_energy
+    evals = progress.evaluations
+    n_trace = progress.n_trace
+    moves = counts.moves
+    accepted = counts.accepted
+    level_count = counts.levels
+    reheats = counts.reheats
     s_rng = rng_state[0]
     n_units = np.uint64(n_pairs.size)
     low32 = np.uint64(0xFFFFFFFF)
@@ -170,103 +192,90 @@ def _anneal_at(starts, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
     accept = np.empty(MAX_DELTA + 1, dtype=np.float64)
     clock_left = CLOCK_EVERY
     timed_out = False
-    for s in range(starts.shape[0]):
-        if evals >= max_evals or timed_out or best_e <= target:
-            break
-        restarts = first + s
-        state = starts[s].copy()
-        e = rp.conflict_energy(state, box) if use_box else rp.energy(state, box)
-        evals += 1
-        cols, boxes = rp.unit_counts(state, box)  # row moves read their delta from these
-        if e < best_e:
-            best_e = e
-            copy2d(best, state)
-            if n_trace < trace.shape[0]:
-                trace[n_trace, 0] = evals
-                trace[n_trace, 1] = now() - t_start
-                trace[n_trace, 2] = best_e
-                n_trace += 1
-        if best_e <= target or n_pairs.size == 0:
-            break
-        base = t0
-        k = 0
-        stagnant = 0
-        t = t0
-        while t > t_min and k < levels and e > target:
-            e_level = e
-            # Metropolis probabilities exp(-d / T) for the integer deltas a move can have,
-            # once a level instead of one exp() per uphill proposal (same values)
-            for dd in range(MAX_DELTA + 1):
-                accept[dd] = math.exp(-dd / t)
-            left = iters_per_temp
-            while left > 0:
-                # a run of proposals with no budget or clock test inside: they are settled
-                # in advance (the chunk never passes the level, the clock or the budget)
-                chunk = min(left, clock_left, max_evals - evals)
-                if chunk <= 0:
-                    break
-                done = chunk
-                for i in range(chunk):
-                    s_rng, x = _splitmix64(s_rng)
-                    u = np.int64(((x >> sh32) * n_units) >> sh32)
-                    p = np.int64(((x & low32) * np.uint64(n_pairs[u])) >> sh32)
-                    ra = r1s[u, p]
-                    ca = c1s[u, p]
-                    rb = r2s[u, p]
-                    cb = c2s[u, p]
-                    if use_box:
-                        d = rp.cell_swap_delta(state, ra, ca, rb, cb, box)
-                    else:
-                        d = rp.swap_delta_counted(cols, boxes, state, ra, ca, cb, box)
-                    if d > 0:
-                        s_rng, y = _splitmix64(s_rng)
-                        if np.float64(y >> sh11) * UNIT53 >= accept[d]:
-                            continue
-                    if use_box:
-                        rp.apply_cell_swap(state, ra, ca, rb, cb)
-                    else:
-                        rp.apply_swap_counted(cols, boxes, state, ra, ca, cb, box)
-                    e += d
-                    accepted += 1
-                    if e < best_e:
-                        best_e = e
-                        copy2d(best, state)
-                        if n_trace < trace.shape[0]:
-                            trace[n_trace, 0] = evals + i + 1
-                            trace[n_trace, 1] = now() - t_start
-                            trace[n_trace, 2] = best_e
-                            n_trace += 1
-                        if e <= target:
-                            done = i + 1
-                            break
-                evals += done
-                moves += done
-                left -= done
-                clock_left -= done
-                if e <= target:
-                    break
-                if clock_left <= 0:
-                    clock_left = CLOCK_EVERY
-                    if now() >= deadline_at:
-                        timed_out = True
-                        break
-            if timed_out or evals >= max_evals or e <= target:
+    state = start.copy()
+    e = rp.conflict_energy(state, box) if use_box else rp.energy(state, box)
+    evals += 1
+    cols, boxes = rp.unit_counts(state, box)  # row moves read their delta from these
+    if e < best_e:
+        best_e = e
+        copy2d(best, state)
+        n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+    base = t0
+    k = 0
+    stagnant = 0
+    t = t0
+    while t > t_min and k < levels and e > target and n_pairs.size > 0:
+        e_level = e
+        # Metropolis probabilities exp(-d / T) for the integer deltas a move can have,
+        # once a level instead of one exp() per uphill proposal (same values)
+        for dd in range(MAX_DELTA + 1):
+            accept[dd] = math.exp(-dd / t)
+        left = iters_per_temp
+        while left > 0:
+            # a run of proposals with no budget or clock test inside: they are settled
+            # in advance (the chunk never passes the level, the clock or the budget)
+            chunk = min(left, clock_left, max_evals - evals)
+            if chunk <= 0:
                 break
-            level_count += 1
-            stagnant = stagnant + 1 if e >= e_level else 0
-            if reheat_stagnation > 0 and stagnant >= reheat_stagnation:
-                factor = reheat_factor / (1 + reheats) if adaptive_reheat else reheat_factor
-                base = t0 * factor
-                k = 0
-                stagnant = 0
-                reheats += 1
-            else:
-                k += 1
-            t = _temperature(schedule, base, t0, t_min, k, levels, alpha)
-        if best_e <= target:
+            done = chunk
+            for i in range(chunk):
+                s_rng, x = _splitmix64(s_rng)
+                u = np.int64(((x >> sh32) * n_units) >> sh32)
+                p = np.int64(((x & low32) * np.uint64(n_pairs[u])) >> sh32)
+                ra = r1s[u, p]
+                ca = c1s[u, p]
+                rb = r2s[u, p]
+                cb = c2s[u, p]
+                if use_box:
+                    d = rp.cell_swap_delta(state, ra, ca, rb, cb, box)
+                else:
+                    d = rp.swap_delta_counted(cols, boxes, state, ra, ca, cb, box)
+                if d > 0:
+                    s_rng, y = _splitmix64(s_rng)
+                    if np.float64(y >> sh11) * UNIT53 >= accept[d]:
+                        continue
+                if use_box:
+                    rp.apply_cell_swap(state, ra, ca, rb, cb)
+                else:
+                    rp.apply_swap_counted(cols, boxes, state, ra, ca, cb, box)
+                e += d
+                accepted += 1
+                if e < best_e:
+                    best_e = e
+                    copy2d(best, state)
+                    n_trace = trace_best(trace, n_trace, evals + i + 1, best_e, t_start)
+                    if e <= target:
+                        done = i + 1
+                        break
+            evals += done
+            moves += done
+            left -= done
+            clock_left -= done
+            if e <= target:
+                break
+            if clock_left <= 0:
+                clock_left = CLOCK_EVERY
+                if now() >= deadline_at:
+                    timed_out = True
+                    break
+        if timed_out or evals >= max_evals or e <= target:
             break
+        level_count += 1
+        stagnant = stagnant + 1 if e >= e_level else 0
+        if reheat_stagnation > 0 and stagnant >= reheat_stagnation:
+            factor = reheat_factor / (1 + reheats) if adaptive_reheat else reheat_factor
+            base = t0 * factor
+            k = 0
+            stagnant = 0
+            reheats += 1
+        else:
+            k += 1
+        t = _temperature(schedule, base, t0, t_min, k, levels, alpha)
     rng_state[0] = s_rng
-    return (best_e, evals, moves, accepted, level_count, restarts, reheats, n_trace), timed_out
+    cooled = t <= t_min or k >= levels or n_pairs.size == 0
+    share = 1.0 if cooled else k / levels
+    return (Progress(best_e, evals, n_trace, timed_out, share),
+            AnnealCounters(moves, accepted, level_count, reheats))
 
 
 @cache
@@ -275,13 +284,15 @@ def _kernel_for(box: int):
     then turns into multiplications (about a fifth of a move's time on 9x9)."""
 
     @numba.njit(cache=True)
-    def kernel(starts, use_box, r1s, c1s, r2s, c2s, n_pairs, t0, alpha, iters_per_temp,
+    def kernel(start, use_box, r1s, c1s, r2s, c2s, n_pairs, t0, alpha, iters_per_temp,
                t_min, schedule, levels, reheat_stagnation, reheat_factor, adaptive_reheat,
-               max_evals, deadline_at, target, rng_state, t_start, trace, best, carry):
-        return _anneal_at(starts, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
+               max_evals, deadline_at, target, rng_state, t_start, trace, best, progress,
+               counts):
+        return _anneal_at(start, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
                           t0, alpha, iters_per_temp, t_min, schedule, levels,
                           reheat_stagnation, reheat_factor, adaptive_reheat,
-                          max_evals, deadline_at, target, rng_state, t_start, trace, best, carry)
+                          max_evals, deadline_at, target, rng_state, t_start, trace, best,
+                          progress, counts)
 
     return kernel
 
@@ -337,7 +348,6 @@ class SimulatedAnnealing(Solver):
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
-        t_begin = now()
         presolved = 0
         work = puzzle
         if p.presolve:
@@ -346,38 +356,34 @@ class SimulatedAnnealing(Solver):
         rng = np.random.default_rng(seed)
         start = rp.initial_box_state if use_box else rp.initial_state
         r1s, c1s, r2s, c2s, n_pairs = move_table(work, use_box)
-        counter = EvaluationCounter(budget.max_evaluations)
-        trace = np.zeros((TRACE_CAP, 3), dtype=np.float64)
-        deadline_at = t_begin + budget.max_seconds
+        # with nothing to move, a second phase would repeat the first
+        driver = Restarts(budget, p.max_restarts if n_pairs.size > 0 else 0)
         best = work.grid()
-        carry = (1 << 60, 0, 0, 0, 0, 0, 0, 0)
-        unlimited = p.max_restarts < 0 and n_pairs.size > 0  # nothing to move: one start
-        batch = RESTART_BATCH if unlimited else p.max_restarts + 1
+        counts = AnnealCounters(0, 0, 0, 0)
+        # start states are drawn in batches (all of them when restarts are bounded), and the
+        # moves' generator is seeded from the run's Generator after the first batch: the
+        # order of draws, hence every result, is the one the seed-equality tests pin
+        batch = RESTART_BATCH if driver.max_restarts == UNLIMITED else driver.max_restarts + 1
+        drawn: list[np.ndarray] = []
         rng_state = None
         kernel = _kernel_for(work.box)
-        for _ in itertools.count():
-            starts = np.stack([start(work, rng) for _ in range(batch)])
-            if rng_state is None:  # the moves' generator, seeded from the run's Generator
-                rng_state = rng.integers(0, 2 ** 64, dtype=np.uint64, size=1)
-            carry, timed_out = kernel(
-                starts, use_box, r1s, c1s, r2s, c2s, n_pairs,
+        for _ in driver.runs():
+            if not drawn:
+                drawn = [start(work, rng) for _ in range(batch)]
+                if rng_state is None:
+                    rng_state = rng.integers(0, 2 ** 64, dtype=np.uint64, size=1)
+            driver.progress, counts = kernel(
+                drawn.pop(0), use_box, r1s, c1s, r2s, c2s, n_pairs,
                 p.t0, p.alpha, p.iterations_per_temperature, p.t_min,
                 SCHEDULES.index(p.schedule), levels_per_phase(p), p.reheat_stagnation,
-                p.reheat_factor, p.adaptive_reheat, counter.remaining, deadline_at,
-                float(budget.target), rng_state, t_begin, trace, best, carry)
-            best_e, evals = carry[0], carry[1]
-            if (not unlimited or timed_out or best_e <= budget.target
-                    or evals >= counter.remaining or now() >= deadline_at):
-                break
-        best_e, evals, moves, accepted, level_count, restarts, reheats, n_trace = carry
-        counter.add(int(evals))
-        rows = [(int(ev), float(s), float(b)) for ev, s, b in trace[:n_trace]]
-        return Outcome(
-            grid=best, claims_solved=bool(best_e == 0), evaluations=counter.count,
-            iterations=int(moves), restarts=int(restarts), best_energy=float(best_e),
-            counters={"moves": int(moves), "accepted": int(accepted), "levels": int(level_count),
-                      "reheats": int(reheats), "presolved_cells": int(presolved)},
-            trace=rows, extra={"timed_out": int(bool(timed_out))})
+                p.reheat_factor, p.adaptive_reheat, driver.max_evaluations, driver.deadline_at,
+                driver.target, rng_state, driver.t_begin, driver.trace, best, driver.progress,
+                counts)
+        return driver.outcome(
+            best, iterations=counts.moves,
+            counters={"moves": counts.moves, "accepted": counts.accepted,
+                      "levels": counts.levels, "reheats": counts.reheats,
+                      "presolved_cells": presolved})
 
 
 register(SimulatedAnnealing, name="native.sa-reheat", reheat_stagnation=50, reheat_factor=0.5,

@@ -26,6 +26,7 @@ from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 #: search calls between two reads of the clock (a read costs about a microsecond)
 _CLOCK_EVERY = 1 << 20
@@ -148,12 +149,18 @@ class NaiveBacktracking(Solver):
     def warmup(self) -> None:
         _search(np.zeros(16, dtype=np.int64), 4, 2, 10, NO_DEADLINE)
 
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        # an empty grid of the size through solve itself: the path a timed solve takes
+        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         grid = puzzle.flat()
         limit = self.params.max_calls or 2**62
         deadline = budget.deadline().at if budget.max_seconds else NO_DEADLINE
         status, calls = _search(grid, puzzle.side, puzzle.box, limit, deadline)
+        # a call limit is the search's own end (finished); the deadline is the clock
+        reason = {1: StopReason.TARGET, 0: StopReason.EXHAUSTED, -1: StopReason.FINISHED,
+                  -2: StopReason.CLOCK}[int(status)]
         return Outcome(grid=grid.reshape(puzzle.side, puzzle.side), claims_solved=status == 1,
                        iterations=int(calls), counters={"search_calls": int(calls)},
-                       extra={"stopped": {1: "solved", 0: "no solution", -1: "call limit",
-                                          -2: "deadline"}[int(status)]})
+                       stop_reason=str(reason))

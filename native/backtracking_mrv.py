@@ -30,6 +30,7 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.topology import topology
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 from ._jit_clock import NO_DEADLINE, now, popcount
 
@@ -181,11 +182,22 @@ class MrvBacktracking(Solver):
     def warmup(self) -> None:
         search(Puzzle(2, (0,) * 16), limit=2)
 
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        # an empty grid of the size through solve itself: the path a timed solve takes
+        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         limit = self.params.count_solutions
+        max_calls = self.params.max_calls or 2**62
         first, calls, solutions, finished = search(
-            puzzle, limit=limit if limit > 0 else 1,
-            max_calls=self.params.max_calls or 2**62, deadline=budget.deadline().at)
+            puzzle, limit=limit if limit > 0 else 1, max_calls=max_calls,
+            deadline=budget.deadline().at)
+        if first is not None:
+            reason = StopReason.TARGET
+        elif finished:
+            reason = StopReason.EXHAUSTED
+        else:  # a call cap is the search's own limit; anything else that stopped it, the clock
+            reason = StopReason.FINISHED if calls > max_calls else StopReason.CLOCK
         counters = {"search_calls": calls}
         if limit > 0:
             counters["solutions"] = solutions
@@ -194,4 +206,4 @@ class MrvBacktracking(Solver):
         if limit > 0:
             extra["count_complete"] = int(finished)
         return Outcome(grid=grid.reshape(puzzle.side, puzzle.side), claims_solved=first is not None,
-                       iterations=calls, counters=counters, extra=extra)
+                       iterations=calls, counters=counters, extra=extra, stop_reason=str(reason))

@@ -35,6 +35,7 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.topology import topology
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 from ._jit_clock import NO_DEADLINE, lowest_digit, now, popcount
 
@@ -364,10 +365,20 @@ class BitmaskSolver(Solver):
         solve_batch([Puzzle(2, (0,) * 16)])
         solve_grid(Puzzle(3, (0,) * 81))
 
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        # the size's tables, through solve itself on an empty grid: the timed solve's path
+        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         deadline = budget.deadline().at
-        grid, status, guesses = solve_grid(puzzle, self.params.max_guesses or 2**62, deadline)
+        max_guesses = self.params.max_guesses or 2**62
+        grid, status, guesses = solve_grid(puzzle, max_guesses, deadline)
         counters = {"guesses": guesses, "no_guess": int(status == SOLVED and guesses == 0)}
+        if status == SOLVED:
+            reason = StopReason.TARGET
+        elif status == UNSOLVABLE:
+            reason = StopReason.EXHAUSTED
+        else:  # a guess cap is the search's own limit; anything else that stopped it, the clock
+            reason = StopReason.FINISHED if guesses > max_guesses else StopReason.CLOCK
         return Outcome(grid=grid.reshape(puzzle.side, puzzle.side), claims_solved=status == SOLVED,
-                       iterations=guesses, counters=counters,
-                       extra={"result": {1: "solved", 0: "no solution", -1: "stopped"}[status]})
+                       iterations=guesses, counters=counters, stop_reason=str(reason))

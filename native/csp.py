@@ -15,7 +15,9 @@ csp_search). ``evaluations`` is the number of assignments, which ``max_evaluatio
 caps. ``--param ac3_preprocess=true`` runs AC-3 on the initial domains first and reports
 ``ac3_removed``. When every strategy has a compiled twin (all built-in ones do, for the
 not-equal constraint), the numba kernel runs the search; ``--param engine=python`` runs
-the readable Python loop instead (same counts, ~100x slower).
+the readable Python loop instead (same counts, ~100x slower). Stop reason: ``target``
+(solved), ``exhausted`` (proved unsolvable, AC-3 included), ``evaluations`` (the assignment
+cap), ``clock``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from sudoku_compare.problems.encodings.csp_model import CSP, SudokuCSPBuilder, m
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 from . import csp_kernel as K
 from .csp_search import (
@@ -216,22 +219,34 @@ class CSPSolver(Solver):
                          K.SELECT_MRV, math.inf, 100)
             ac3_preprocess(tiny)
 
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        # an empty grid of the size through solve itself (model build, search, clock read)
+        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         deadline = budget.deadline().at
         t0 = time.perf_counter()
         csp = SudokuCSPBuilder.build_csp(puzzle, prune_givens=self.params.prune_givens)
         build_s = time.perf_counter() - t0
-        res, removed = solve_csp(csp, self.params, deadline, budget.evaluations_or_max)
+        max_assignments = budget.evaluations_or_max
+        res, removed = solve_csp(csp, self.params, deadline, max_assignments)
         solved = res.assignment is not None
         grid = SudokuCSPBuilder.apply_solution(puzzle, res.assignment if solved else res.partial)
         counters = {"assignments": res.assignments, "backtracks": res.backtracks}
         if self.params.ac3_preprocess:
             counters["ac3_removed"] = removed
         extra: dict = {"model_build_s": build_s}
-        if res.timed_out:
-            extra["stopped"] = "budget"
+        if solved:
+            reason = StopReason.TARGET
+        elif not res.timed_out:
+            reason = StopReason.EXHAUSTED
+        elif res.assignments >= max_assignments:  # an assignment is the CSP's evaluation
+            reason = StopReason.EVALUATIONS
+        else:
+            reason = StopReason.CLOCK
         return Outcome(grid=grid, claims_solved=solved, evaluations=res.assignments,
-                       iterations=res.assignments, counters=counters, extra=extra)
+                       iterations=res.assignments, counters=counters, extra=extra,
+                       stop_reason=str(reason))
 
 
 register(CSPSolver, name="native.csp-bt",

@@ -195,6 +195,20 @@ def ac3_kernel(dom, size, n_vars, nbr_start, nbrs, init_x, init_y, n_init, qx, q
 
 
 @numba.njit(cache=True)
+def _search_tables(n_vars, width, nbr_start):
+    """What both searches start from: the empty assignment (-1 per variable), a copy of it
+    for the best partial one, the per-value conflict counts, each variable's unassigned
+    neighbour count."""
+    assign = np.full(n_vars, -1, np.int64)
+    best = assign.copy()
+    conflicts = np.zeros((n_vars, width), np.int64)
+    free_nbrs = np.empty(n_vars, np.int64)
+    for v in range(n_vars):
+        free_nbrs[v] = nbr_start[v + 1] - nbr_start[v]
+    return assign, best, conflicts, free_nbrs
+
+
+@numba.njit(cache=True)
 def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_code,
                   deadline, max_assignments):
     """AIMA backtracking search with the seed's counters.
@@ -204,13 +218,8 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
     n_vars, width = dom0.shape
     dom = dom0.copy()
     size = size0.copy()
-    assign = np.full(n_vars, -1, np.int64)
-    best = assign.copy()
+    assign, best, conflicts, free_nbrs = _search_tables(n_vars, width, nbr_start)
     best_depth = 0
-    conflicts = np.zeros((n_vars, width), np.int64)
-    free_nbrs = np.empty(n_vars, np.int64)
-    for v in range(n_vars):
-        free_nbrs[v] = nbr_start[v + 1] - nbr_start[v]
     max_deg = 0
     for v in range(n_vars):
         max_deg = max(max_deg, free_nbrs[v])
@@ -240,7 +249,7 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
 
     assignments = 0
     backtracks = 0
-    next_clock = _CLOCK_EVERY
+    next_clock = 1  # first read at once: the warm-up then compiles the objmode clock read
     depth = np.int64(0)
     enter = True
     while True:
@@ -300,11 +309,9 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
                 enter = True
                 advanced = True
                 break
-            _undo(infer_code, depth, v, dom, size, n_vars, trail_var, trail_val, trail_start,
-                  top, save_dom, save_size)
-            if infer_code == INFER_FC:
-                top = trail_start[depth]
-            _unassign(v, assign, conflicts, free_nbrs, nbr_start, nbrs)
+            top = _retract(infer_code, depth, v, dom, size, n_vars, trail_var, trail_val,
+                           trail_start, top, save_dom, save_size, assign, conflicts, free_nbrs,
+                           nbr_start, nbrs)
             backtracks += 1
         if advanced:
             continue
@@ -313,12 +320,23 @@ def search_kernel(dom0, size0, nbr_start, nbrs, select_code, order_code, infer_c
         if depth < 0:
             return FAILED, assign, assignments, backtracks, best
         pv = var_at[depth]
-        _undo(infer_code, depth, pv, dom, size, n_vars, trail_var, trail_val, trail_start,
-              top, save_dom, save_size)
-        if infer_code == INFER_FC:
-            top = trail_start[depth]
-        _unassign(pv, assign, conflicts, free_nbrs, nbr_start, nbrs)
+        top = _retract(infer_code, depth, pv, dom, size, n_vars, trail_var, trail_val,
+                       trail_start, top, save_dom, save_size, assign, conflicts, free_nbrs,
+                       nbr_start, nbrs)
         backtracks += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _retract(infer_code, depth, v, dom, size, n_vars, trail_var, trail_val, trail_start, top,
+             save_dom, save_size, assign, conflicts, free_nbrs, nbr_start, nbrs):
+    """Take back the value of ``v`` at ``depth``: undo its inference, unassign it; returns
+    the forward-checking trail's new top."""
+    _undo(infer_code, depth, v, dom, size, n_vars, trail_var, trail_val, trail_start, top,
+          save_dom, save_size)
+    if infer_code == INFER_FC:
+        top = trail_start[depth]
+    _unassign(v, assign, conflicts, free_nbrs, nbr_start, nbrs)
+    return top
 
 
 @numba.njit(cache=True)
@@ -343,19 +361,14 @@ def cbj_kernel(dom0, size0, nbr_start, nbrs, select_code, deadline, max_assignme
     Returns (status, assignment, assignments, backtracks, best partial assignment).
     """
     n_vars, width = dom0.shape
-    assign = np.full(n_vars, -1, np.int64)
-    best = assign.copy()
+    assign, best, conflicts, free_nbrs = _search_tables(n_vars, width, nbr_start)
     best_depth = 0
-    conflicts = np.zeros((n_vars, width), np.int64)
-    free_nbrs = np.empty(n_vars, np.int64)
-    for v in range(n_vars):
-        free_nbrs[v] = nbr_start[v + 1] - nbr_start[v]
     conf = np.zeros((n_vars, n_vars), np.bool_)
     history = np.zeros(n_vars + 1, np.int64)  # history[d] = variable selected at depth d
     pos = np.zeros(n_vars + 1, np.int64)
     assignments = 0
     backtracks = 0
-    next_clock = _CLOCK_EVERY
+    next_clock = 1  # first read at once: the warm-up then compiles the objmode clock read
     depth = np.int64(0)
     enter = True
     jump = -1  # the jump target a failed child returned (-1: none)

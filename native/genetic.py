@@ -19,7 +19,9 @@ mutation probability 0.2):
 
 A restart (population redrawn) happens when the best fitness stays the same for 80 generations
 (``FitnessStagnationTermination``) or after 400 generations counting the initial one
-(``GenerationNumberTermination``), at most 5 times; the run stops at energy 0.
+(``GenerationNumberTermination``), at most 5 times; the run stops at energy 0. The restarts,
+stop reason and schedule fraction (generations over ``max_generations`` per run, 1 for a run
+ended by stagnation) come from the shared driver, :mod:`sudoku_compare.native._restarts`.
 
 Evaluations: one per fitness computed, i.e. each individual of an initial population and each
 new child. Parents carried over by reinsertion keep their cached fitness and are not counted
@@ -44,7 +46,6 @@ and the restart index.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -53,27 +54,31 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, trace_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d, copy3d
-from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 
-TRACE_CAP = 4096
-BIG = 1 << 60
+#: the fitness of an individual not yet evaluated
+BIG = NO_ENERGY
 
 
 @dataclass(frozen=True)
 class GeneticParams:
+    """native.ga's settings, defaults from the seed. ``max_restarts`` counts the extra runs after the
+    first (-1: until a budget ends), the same in every stochastic native, because the shared
+    driver (:mod:`sudoku_compare.native._restarts`) reads it."""
+
     population: int = 500
     #: generations per restart, the initial population counting as the first (seed: 400)
     max_generations: int = 400
     #: restart when the best fitness is unchanged this many generations (seed: 80)
     stagnation: int = 80
-    #: restarts from a fresh population after a run ends unsolved (seed: 5; -1: until the
-    #: budget is spent)
+    #: extra runs, each from a fresh population, after the first ends unsolved (seed: 5,
+    #: i.e. 6 runs; 0: one run; -1: until a budget is spent)
     max_restarts: int = 5
     crossover_probability: float = 0.75
     #: per row of each child (seed: 0.2)
@@ -126,11 +131,14 @@ def _climb(state, e, box, free_cols, n_free, movable, cols, boxes, proposals, ma
 
 @numba.njit(cache=True)
 def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament_size,
-            local_search, max_evals, deadline_at, target, seed, t_start, evals, best, best_e,
-            trace, n_trace):
-    """One GA run from ``pop`` (modified). Returns (best, best_e, evals, generations, n_trace,
-    timed_out); ``best``/``best_e``/``evals``/``n_trace`` carry over from earlier restarts."""
+            local_search, max_evals, deadline_at, target, seed, t_start, best, trace, progress):
+    """One GA run from ``pop`` (modified), continuing ``progress`` (``best``, the best grid so
+    far, is modified). Returns (Progress, generations of this run); the run's share of its
+    schedule is its generations over ``max_gen``, or 1 when stagnation ended it."""
     np.random.seed(seed)
+    best_e = progress.best_energy
+    evals = progress.evaluations
+    n_trace = progress.n_trace
     size, n = pop.shape[0], pop.shape[1]
     fit = np.full(size, BIG, dtype=np.int64)
     timed_out = False
@@ -142,11 +150,7 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
         if fit[i] < best_e:
             best_e = fit[i]
             copy2d(best, pop[i])
-            if n_trace < trace.shape[0]:
-                trace[n_trace, 0] = evals
-                trace[n_trace, 1] = now() - t_start
-                trace[n_trace, 2] = best_e
-                n_trace += 1
+            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
     generations = 1
     last = fit.min()
     stagnant = 1
@@ -221,11 +225,7 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
             if child_fit[c] < best_e:
                 best_e = child_fit[c]
                 copy2d(best, children[c])
-                if n_trace < trace.shape[0]:
-                    trace[n_trace, 0] = evals
-                    trace[n_trace, 1] = now() - t_start
-                    trace[n_trace, 2] = best_e
-                    n_trace += 1
+                n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
         # elitist reinsertion: children, then the best parents to refill the population
         copy3d(next_pop[:kept], children[:kept])
         copy1d(next_fit[:kept], child_fit[:kept])
@@ -243,7 +243,9 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
         else:
             stagnant = 1
         last = cur
-    return best, best_e, evals, generations, n_trace, timed_out
+    stagnated = stagnant >= stagnation and not timed_out
+    share = 1.0 if stagnated else generations / max_gen
+    return Progress(best_e, evals, n_trace, timed_out, share), generations
 
 
 @register
@@ -265,43 +267,23 @@ class GeneticAlgorithm(Solver):
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
-        t_begin = now()
-        deadline_at = t_begin + budget.max_seconds
+        driver = Restarts(budget, p.max_restarts)
         rng = np.random.default_rng(seed)
         layout = rp.RowLayout.for_puzzle(puzzle)
-        counter = EvaluationCounter(budget.max_evaluations)
-        limit = counter.remaining
-        trace = np.zeros((TRACE_CAP, 3), dtype=np.float64)
         best = puzzle.grid()
-        best_e = BIG
-        evals = n_trace = generations = restarts = 0
-        timed_out = False
+        generations = 0
         tournament = p.tournament_size if p.selection == "tournament" else 0
-        restart_range = itertools.count() if p.max_restarts < 0 else range(p.max_restarts + 1)
-        for restart in restart_range:
-            if evals >= limit or timed_out or best_e <= budget.target:
-                break
-            if restart and now() >= deadline_at:
-                timed_out = True
-                break
-            restarts = restart
+        for run in driver.runs():
             pop = rp.initial_population(puzzle, rng, p.population)
-            kernel_seed = (seed * 1_000_003 + restart) & 0xFFFFFFFF
-            best, best_e, evals, gens, n_trace, timed_out = _evolve(
+            kernel_seed = (seed * 1_000_003 + run) & 0xFFFFFFFF
+            driver.progress, gens = _evolve(
                 pop, puzzle.box, layout.free_cols, layout.n_free, p.crossover_probability,
                 p.mutation_probability, p.max_generations, p.stagnation, tournament,
-                p.local_search, limit,
-                deadline_at, float(budget.target), kernel_seed, t_begin, evals, best, best_e,
-                trace, n_trace)
+                p.local_search, driver.max_evaluations, driver.deadline_at, driver.target,
+                kernel_seed, driver.t_begin, best, driver.trace, driver.progress)
             generations += int(gens)
-        counter.add(int(evals))
-        rows = [(int(ev), float(s), float(b)) for ev, s, b in trace[:n_trace]]
-        return Outcome(
-            grid=best, claims_solved=bool(best_e == 0), evaluations=counter.count,
-            iterations=generations, restarts=int(restarts),
-            best_energy=float(best_e) if best_e < BIG else None,
-            counters={"generations": generations},
-            trace=rows, extra={"timed_out": int(bool(timed_out))})
+        return driver.outcome(best, iterations=generations,
+                              counters={"generations": generations})
 
 
 register(GeneticAlgorithm, name="native.ga-memetic", local_search=200, max_restarts=-1,

@@ -30,6 +30,7 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.topology import topology
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.vocabulary import StopReason
 
 
 class _OutOfTime(Exception):
@@ -152,9 +153,17 @@ class NorvigSolver(Solver):
     encoding = "grid"
     description = "Norvig's constraint propagation + depth-first search, pure Python"
 
+    def warmup_for(self, puzzle: Puzzle) -> None:
+        # the size's squares, units and peers, through solve itself on an empty grid
+        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         grid, calls, guesses, finished = solve_values(puzzle, budget.deadline())
         arr = np.array(grid if grid is not None else puzzle.cells, dtype=np.int64)
+        if grid is not None:
+            reason = StopReason.TARGET
+        else:
+            reason = StopReason.EXHAUSTED if finished else StopReason.CLOCK
         return Outcome(grid=arr.reshape(puzzle.side, puzzle.side), claims_solved=grid is not None,
                        iterations=calls, counters={"search_calls": calls, "guesses": guesses},
-                       extra={} if finished else {"result": "stopped"})
+                       stop_reason=str(reason))

@@ -19,7 +19,9 @@ canonical recurrence and are not reproduced here, which may be why the seed got 
 
 Evaluations: one per particle position decoded and costed. All randomness comes from
 ``numpy.random.default_rng(seed)``; the costing kernel is numba. The clock is read each
-generation. An unsolved swarm is followed by a fresh one up to ``max_restarts`` times.
+generation. An unsolved swarm is followed by a fresh one up to ``max_restarts`` times, by the
+shared driver (:mod:`sudoku_compare.native._restarts`: stop reason, schedule fraction =
+generations over ``max_iterations`` per swarm).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import integer_cells as ic
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
@@ -37,11 +40,13 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 
-TRACE_CAP = 4096
-
 
 @dataclass(frozen=True)
 class CanonicalPsoParams:
+    """native.pso-canonical's settings, defaults from the seed. ``max_restarts`` counts the extra runs after the
+    first (-1: until a budget ends), the same in every stochastic native, because the shared
+    driver (:mod:`sudoku_compare.native._restarts`) reads it."""
+
     #: particles (seed: 500)
     swarm_size: int = 500
     #: generations per swarm (seed: 400)
@@ -52,7 +57,8 @@ class CanonicalPsoParams:
     c1: float = 1.49618
     #: social weight (Clerc: 1.49618)
     c2: float = 1.49618
-    #: fresh swarms after an unsolved one (seed: 0; -1: until the budget is spent)
+    #: extra swarms, each from a fresh start, after the first ends unsolved (seed: 0, one
+    #: swarm; -1: until a budget is spent)
     max_restarts: int = 0
 
     def __post_init__(self) -> None:
@@ -77,30 +83,26 @@ class CanonicalPso(Solver):
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
-        t_begin = now()
-        deadline_at = t_begin + budget.max_seconds
+        driver = Restarts(budget, p.max_restarts)
         rng = np.random.default_rng(seed)
-        counter = EvaluationCounter(budget.max_evaluations)
         givens = puzzle.flat().astype(np.int64)
         free = ic.free_cells(puzzle)
         lo, hi = ic.bounds(puzzle)
         hi_in = np.nextafter(hi, lo)
         dim = free.size
         best_vec = ic.initial_state(puzzle, np.random.default_rng(seed))
-        best_e = None
-        trace: list[tuple[int, float, float]] = []
-        iterations = runs = 0
-        timed_out = False
+        best_e = NO_ENERGY
+        iterations = 0
 
         def cost(x: np.ndarray) -> np.ndarray:
             return ic.objective_batch(x, givens, free, puzzle.box)
 
-        limit = p.max_restarts + 1 if p.max_restarts >= 0 else None
-        while limit is None or runs < limit:
-            runs += 1
-            take = min(p.swarm_size, counter.remaining)
-            if take <= 0:
-                break
+        for _ in driver.runs():
+            counter = EvaluationCounter(driver.max_evaluations)
+            counter.add(driver.progress.evaluations)
+            n_trace = driver.progress.n_trace
+            timed_out = False
+            take = min(p.swarm_size, counter.remaining)  # >= 1: the driver saw budget left
             x = rng.uniform(lo, hi, size=(take, dim))
             v = np.zeros_like(x)
             pcost = cost(x)
@@ -108,13 +110,14 @@ class CanonicalPso(Solver):
             pbest = x.copy()
             g = int(np.argmin(pcost))
             gbest, gcost = pbest[g].copy(), int(pcost[g])
+            run_iterations = 0
             for _ in range(p.max_iterations):
-                if best_e is None or gcost < best_e:
+                if gcost < best_e:
                     best_e, best_vec = gcost, gbest.copy()
-                    trace.append((counter.count, now() - t_begin, float(best_e)))
-                if gcost <= budget.target or counter.exhausted():
+                    n_trace = driver.record_best(counter.count, best_e, n_trace)
+                if gcost <= driver.target or counter.exhausted():
                     break
-                if now() >= deadline_at:
+                if now() >= driver.deadline_at:
                     timed_out = True
                     break
                 r1 = rng.random(x.shape)
@@ -129,17 +132,12 @@ class CanonicalPso(Solver):
                 pbest[:k][better] = x[:k][better]
                 g = int(np.argmin(pcost))
                 gbest, gcost = pbest[g].copy(), int(pcost[g])
-                iterations += 1
-            if best_e is None or gcost < best_e:
+                run_iterations += 1
+            if gcost < best_e:
                 best_e, best_vec = gcost, gbest.copy()
-                trace.append((counter.count, now() - t_begin, float(best_e)))
-            if timed_out or best_e <= budget.target or counter.exhausted():
-                break
-        grid = ic.decode(best_vec, puzzle)
-        if best_e is None:
-            best_e = ic.conflicts(grid, puzzle.box)
-        return Outcome(
-            grid=grid, claims_solved=bool(best_e == 0), evaluations=counter.count,
-            iterations=iterations, restarts=max(runs - 1, 0), best_energy=float(best_e),
-            counters={"generations": iterations, "runs": runs}, trace=trace[:TRACE_CAP],
-            extra={"timed_out": int(timed_out)})
+                n_trace = driver.record_best(counter.count, best_e, n_trace)
+            iterations += run_iterations
+            driver.progress = Progress(best_e, counter.count, n_trace, timed_out,
+                                       run_iterations / p.max_iterations)
+        return driver.outcome(ic.decode(best_vec, puzzle), iterations=iterations,
+                              counters={"generations": iterations, "runs": driver.runs_begun})

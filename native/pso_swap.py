@@ -24,7 +24,8 @@ without progress). ``native.pso-swap-memetic`` uses the iterated local search (2
 swaps; it beat the plateau walk head to head, see the note at its registration); the seed's climb
 is ``--param kicks=0``. The seed runs one swarm with no restart; here an unsolved swarm is
 followed by a fresh one up to ``max_restarts`` times (0 = the seed; -1 = until the budget is
-spent).
+spent), by the shared driver (:mod:`sudoku_compare.native._restarts`: stop reason, schedule
+fraction = iterations over ``max_iterations`` per swarm).
 
 Evaluations: one per particle position costed (a full ``row_permutation.energy``: with valid rows
 it equals the seed's ``CountConflicts``) and one per local-search trial or kick swap (a
@@ -36,27 +37,28 @@ come from numba's generator seeded inside the kernel. The clock is read once an 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._restarts import Progress, Restarts, trace_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d
-from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 
-TRACE_CAP = 4096
-#: runs drawn at a time when restarts are unlimited
-RESTART_BATCH = 4
-
 
 @dataclass(frozen=True)
 class SwapPsoParams:
+    """native.pso-swap's settings, defaults from the seed. ``max_restarts`` counts the extra runs after the
+    first (-1: until a budget ends), the same in every stochastic native, because the shared
+    driver (:mod:`sudoku_compare.native._restarts`) reads it."""
+
     #: particles (seed: 40)
     swarm_size: int = 40
     #: iterations per swarm (seed: 300)
@@ -71,7 +73,8 @@ class SwapPsoParams:
     inertia_floor: float = 0.3
     #: hill climbing on gbest every N iterations (seed: 0 = pure PSO; memetic demo: 25)
     memetic_every: int = 0
-    #: fresh swarms after an unsolved one (seed: 0; -1: until the budget is spent)
+    #: extra swarms, each from a fresh start, after the first ends unsolved (seed: 0, one
+    #: swarm; -1: until a budget is spent)
     max_restarts: int = 0
     #: longest velocity kept, in multiples of the number of free cells
     velocity_cap: int = 32
@@ -233,6 +236,8 @@ def iterated_climb(grid, e, free_cols, n_free, box, kicks, kick_size, max_evals,
         t_boxes = cur_boxes.copy()
         t_e = cur_e
         for _k in range(kick_size):
+            if evals >= max_evals:  # a kick is kick_size evaluations: never past the budget
+                break
             r = movable[np.random.randint(movable.size)]
             m = n_free[r]
             i = np.random.randint(m)
@@ -292,13 +297,27 @@ def plateau_climb(grid, e, free_cols, n_free, box, steps, kick_after, max_evals,
     return e, evals
 
 
+class SwarmCounters(NamedTuple):
+    """Counters summed over the swarms of one solve (a NamedTuple so numba carries it)."""
+
+    iterations: int
+    local_searches: int
+
+
 @numba.njit(cache=True)
 def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor, memetic_every,
-           kicks, kick_size, plateau_steps, kick_after, cap, max_evals, deadline_at, target, seed, t_start, trace, best, carry):
-    """One swarm from ``position`` (modified). ``carry`` = (best_e, evals, iterations,
-    local_searches, n_trace). Returns (carry, timed_out)."""
+           kicks, kick_size, plateau_steps, kick_after, cap, max_evals, deadline_at, target,
+           seed, t_start, trace, best, progress, counts):
+    """One swarm from ``position`` (modified), continuing ``progress``; ``best`` (modified) is
+    the best grid so far. Returns (Progress, SwarmCounters); the swarm's share of its
+    schedule is its iterations over ``max_iterations``."""
     np.random.seed(seed)
-    best_e, evals, iterations, local_searches, n_trace = carry
+    best_e = progress.best_energy
+    evals = progress.evaluations
+    n_trace = progress.n_trace
+    iterations = counts.iterations
+    local_searches = counts.local_searches
+    run_iterations = 0
     size = position.shape[0]
     pbest = position.copy()
     pcost = np.empty(size, dtype=np.int64)
@@ -321,11 +340,7 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
         if gcost < best_e:
             best_e = gcost
             copy2d(best, gbest)
-            if n_trace < trace.shape[0]:
-                trace[n_trace, 0] = evals
-                trace[n_trace, 1] = now() - t_start
-                trace[n_trace, 2] = best_e
-                n_trace += 1
+            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
         if gcost <= target or evals >= max_evals:
             break
         if now() >= deadline_at:
@@ -366,15 +381,13 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
                 gcost = e2
                 copy2d(gbest, cand)
         iterations += 1
+        run_iterations += 1
     if gcost < best_e:
         best_e = gcost
         copy2d(best, gbest)
-        if n_trace < trace.shape[0]:
-            trace[n_trace, 0] = evals
-            trace[n_trace, 1] = now() - t_start
-            trace[n_trace, 2] = best_e
-            n_trace += 1
-    return (best_e, evals, iterations, local_searches, n_trace), timed_out
+        n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+    return (Progress(best_e, evals, n_trace, timed_out, run_iterations / max_iterations),
+            SwarmCounters(iterations, local_searches))
 
 
 @register
@@ -397,41 +410,25 @@ class SwapPso(Solver):
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
-        t_begin = now()
-        deadline_at = t_begin + budget.max_seconds
+        driver = Restarts(budget, p.max_restarts)
         rng = np.random.default_rng(seed)
         layout = rp.RowLayout.for_puzzle(puzzle)
-        counter = EvaluationCounter(budget.max_evaluations)
-        trace = np.zeros((TRACE_CAP, 3), dtype=np.float64)
         best = rp.initial_state(puzzle, np.random.default_rng(seed))
         cap = max(1, p.velocity_cap * puzzle.n_empty)
-        carry = (1 << 60, 0, 0, 0, 0)
-        runs = 0
-        timed_out = False
-        limit = p.max_restarts + 1 if p.max_restarts >= 0 else None
-        while limit is None or runs < limit:
+        counts = SwarmCounters(0, 0)
+        for run in driver.runs():
             swarm = rp.initial_population(puzzle, rng, p.swarm_size)
-            kernel_seed = (seed * 1_000_003 + runs) & 0xFFFFFFFF
-            carry, timed_out = _swarm(
+            kernel_seed = (seed * 1_000_003 + run) & 0xFFFFFFFF
+            driver.progress, counts = _swarm(
                 swarm, layout.free_cols, layout.n_free, puzzle.box, p.max_iterations, p.c1, p.c2,
-                p.inertia_start, p.inertia_floor, p.memetic_every, p.kicks, p.kick_size, p.plateau_steps, p.kick_after, cap,
-                counter.remaining,
-                deadline_at, float(budget.target), kernel_seed, t_begin, trace, best, carry)
-            runs += 1
-            if (timed_out or carry[0] <= budget.target or carry[1] >= counter.remaining
-                    or now() >= deadline_at):
-                break
-        best_e, evals, iterations, local_searches, n_trace = carry
-        if best_e >= 1 << 60:  # budget too small to evaluate anything
-            best_e = int(rp.energy(best, puzzle.box))
-        counter.add(int(evals))
-        rows = [(int(ev), float(s), float(b)) for ev, s, b in trace[:n_trace]]
-        return Outcome(
-            grid=best, claims_solved=bool(best_e == 0), evaluations=counter.count,
-            iterations=int(iterations), restarts=max(runs - 1, 0), best_energy=float(best_e),
-            counters={"iterations": int(iterations), "local_searches": int(local_searches),
-                      "runs": int(runs)},
-            trace=rows, extra={"timed_out": int(bool(timed_out))})
+                p.inertia_start, p.inertia_floor, p.memetic_every, p.kicks, p.kick_size,
+                p.plateau_steps, p.kick_after, cap, driver.max_evaluations, driver.deadline_at,
+                driver.target, kernel_seed, driver.t_begin, driver.trace, best, driver.progress,
+                counts)
+        return driver.outcome(
+            best, iterations=counts.iterations,
+            counters={"iterations": counts.iterations, "local_searches": counts.local_searches,
+                      "runs": driver.runs_begun})
 
 
 # The memetic local search is the iterated one (kicks=200). Measured 12:20 UTC, loaded cores:

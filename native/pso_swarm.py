@@ -5,7 +5,10 @@ when it lowers its error (or, with probability ``mutation_rate``, anyway); a wor
 improved for more than ``max_age`` proposals is replaced by a fresh random grid; every explorer
 is replaced by a fresh random grid; then the best worker merged box-wise with the best explorer
 replaces the worst worker. A run is ``max_epochs`` epochs; an unsolved run is restarted from a
-new hive, ``max_restarts`` runs at most (the seed's ``MaxRestarts`` counts runs, so 20 runs).
+new hive, ``max_restarts`` extra runs at most, as in every stochastic native (the seed's
+``MaxRestarts`` = 20 counts runs, so the default here is 19). Restarts, stop reason and schedule
+fraction (epochs over ``max_epochs`` per run) come from the shared driver,
+:mod:`sudoku_compare.native._restarts`.
 
 ``hybrid`` is the seed's exercise: when the best error has not improved for ``stagnation_limit``
 epochs, an intensive local search is run on the best grid, and the result replaces the worst
@@ -29,33 +32,37 @@ generator seeded inside the kernel from (seed, run). The clock is read once an e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._restarts import Progress, Restarts, trace_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import box_permutation as bp
 from sudoku_compare.problems.encodings.array_copy import copy2d
-from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 
-TRACE_CAP = 4096
-
 
 @dataclass(frozen=True)
 class SwarmParams:
+    """native.pso-swarm's settings, defaults from the seed. ``max_restarts`` counts the extra runs after the
+    first (-1: until a budget ends), the same in every stochastic native, because the shared
+    driver (:mod:`sudoku_compare.native._restarts`) reads it."""
+
     #: organisms in the hive (seed: 200)
     organisms: int = 200
     #: share of workers (seed: 0.90); the rest are explorers
     worker_ratio: float = 0.90
     #: epochs per run (seed: 5000)
     max_epochs: int = 5000
-    #: runs at most (seed: 20)
-    max_restarts: int = 20
+    #: extra runs, each from a fresh hive, after the first ends unsolved (the seed's
+    #: ``MaxRestarts`` = 20 counts runs, so 19 here; 0: one run; -1: until a budget is spent)
+    max_restarts: int = 19
     #: proposals without improvement before a worker is reset (seed: 1000)
     max_age: int = 1000
     #: probability of taking a non-improving proposal (seed: 0.001)
@@ -77,8 +84,8 @@ class SwarmParams:
         workers = int(self.organisms * self.worker_ratio)
         if not (1 <= workers < self.organisms):
             raise ValueError("need at least one worker and one explorer")
-        if self.max_epochs < 1 or self.max_restarts < 1 or self.max_age < 0:
-            raise ValueError("max_epochs >= 1, max_restarts >= 1, max_age >= 0")
+        if self.max_epochs < 1 or self.max_restarts < -1 or self.max_age < 0:
+            raise ValueError("max_epochs >= 1, max_restarts >= -1, max_age >= 0")
         if self.plateau_steps < 0 or self.kick_after < 1:
             raise ValueError("plateau_steps >= 0 and kick_after >= 1")
 
@@ -110,6 +117,18 @@ def _fill_random(grid, givens, box_cells, n_free, box):
         for i in range(n_free[b]):
             x = box_cells[b, i]
             grid[x // n, x % n] = missing[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _random_box_pair(movable, n_free, box_cells):
+    """Two distinct free cells (flat indices) of one box: the box uniform among the
+    ``movable`` ones, the pair uniform among its ordered distinct pairs (three draws from
+    numba's generator, in the order every in-box move of this module has always used)."""
+    b = movable[np.random.randint(movable.size)]
+    m = n_free[b]
+    k1 = np.random.randint(m)
+    k2 = (k1 + 1 + np.random.randint(m - 1)) % m
+    return box_cells[b, k1], box_cells[b, k2]
 
 
 @numba.njit(cache=True)
@@ -161,12 +180,7 @@ def _plateau_search(grid, e, box_cells, n_free, box, steps, kick_after, max_eval
             break
         if (step & 1023) == 0 and now() >= deadline_at:
             break
-        b = movable[np.random.randint(movable.size)]
-        m = n_free[b]
-        k1 = np.random.randint(m)
-        k2 = (k1 + 1 + np.random.randint(m - 1)) % m
-        x = box_cells[b, k1]
-        y = box_cells[b, k2]
+        x, y = _random_box_pair(movable, n_free, box_cells)
         r1 = x // n
         c1 = x % n
         r2 = y // n
@@ -186,17 +200,30 @@ def _plateau_search(grid, e, box_cells, n_free, box, steps, kick_after, max_eval
     return e, evals
 
 
+class HiveCounters(NamedTuple):
+    """Counters summed over the runs of one solve (a NamedTuple so numba carries it)."""
+
+    epochs: int
+    worker_resets: int
+    local_searches: int
+
+
 @numba.njit(cache=True)
 def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, mutation_rate,
-         hybrid, stagnation_limit, ls_rounds, plateau_steps, kick_after, max_evals, deadline_at, target, seed, t_start,
-         trace, best, carry):
-    """One run of the seed's ``SolveInternal`` from ``hive`` (modified).
-
-    ``carry`` = (best_e, evals, epochs, resets, local_searches, n_trace) continues earlier runs;
-    ``best`` holds the best grid over all runs. Returns (carry, timed_out)."""
+         hybrid, stagnation_limit, ls_rounds, plateau_steps, kick_after, max_evals, deadline_at,
+         target, seed, t_start, trace, best, progress, counts):
+    """One run of the seed's ``SolveInternal`` from ``hive`` (modified), continuing
+    ``progress``; ``best`` holds the best grid over all runs. Returns (Progress,
+    HiveCounters); the run's share of its schedule is its epochs over ``max_epochs``."""
     np.random.seed(seed)
     n = box * box
-    best_e, evals, epochs, resets, local_searches, n_trace = carry
+    best_e = progress.best_energy
+    evals = progress.evaluations
+    n_trace = progress.n_trace
+    epochs = counts.epochs
+    resets = counts.worker_resets
+    local_searches = counts.local_searches
+    run_epochs = 0
     size = hive.shape[0]
     err = np.empty(size, dtype=np.int64)
     age = np.zeros(size, dtype=np.int64)
@@ -214,11 +241,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
         if err[i] < best_e:
             best_e = err[i]
             copy2d(best, hive[i])
-            if n_trace < trace.shape[0]:
-                trace[n_trace, 0] = evals
-                trace[n_trace, 1] = now() - t_start
-                trace[n_trace, 2] = best_e
-                n_trace += 1
+            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
     timed_out = False
     stagnant = 0
     for _epoch in range(max_epochs):
@@ -234,12 +257,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
             if i < n_workers:
                 if movable.size == 0:
                     continue
-                b = movable[np.random.randint(movable.size)]
-                m = n_free[b]
-                k1 = np.random.randint(m)
-                k2 = (k1 + 1 + np.random.randint(m - 1)) % m
-                x = box_cells[b, k1]
-                y = box_cells[b, k2]
+                x, y = _random_box_pair(movable, n_free, box_cells)
                 d = bp.swap_delta(hive[i], x // n, x % n, y // n, y % n, box)
                 evals += 1
                 if d < 0 or np.random.random() < mutation_rate:
@@ -249,7 +267,8 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
                     err[i] += d
                 else:
                     age[i] += 1
-                    if age[i] > max_age:
+                    # a reset costs an evaluation: none is spent past the budget
+                    if age[i] > max_age and evals < max_evals:
                         _fill_random(hive[i], givens, box_cells, n_free, box)
                         err[i] = bp.error(hive[i], box)
                         evals += 1
@@ -284,6 +303,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
             run_best = err[ww]
             copy2d(run_best_grid, hive[ww])
         epochs += 1
+        run_epochs += 1
         stagnant = stagnant + 1 if run_best >= before else 0
         if hybrid and stagnant >= stagnation_limit and run_best > target:
             cand = run_best_grid.copy()
@@ -305,12 +325,9 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
         if run_best < best_e:
             best_e = run_best
             copy2d(best, run_best_grid)
-            if n_trace < trace.shape[0]:
-                trace[n_trace, 0] = evals
-                trace[n_trace, 1] = now() - t_start
-                trace[n_trace, 2] = best_e
-                n_trace += 1
-    return (best_e, evals, epochs, resets, local_searches, n_trace), timed_out
+            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+    return (Progress(best_e, evals, n_trace, timed_out, run_epochs / max_epochs),
+            HiveCounters(epochs, resets, local_searches))
 
 
 @register
@@ -333,41 +350,26 @@ class WorkersExplorersSwarm(Solver):
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
-        t_begin = now()
-        deadline_at = t_begin + budget.max_seconds
+        driver = Restarts(budget, p.max_restarts)
         rng = np.random.default_rng(seed)
         layout = bp.layout_of(puzzle)
         givens = puzzle.grid().astype(np.int64)
-        counter = EvaluationCounter(budget.max_evaluations)
-        trace = np.zeros((TRACE_CAP, 3), dtype=np.float64)
         best = bp.initial_state(puzzle, np.random.default_rng(seed))
         n_workers = int(p.organisms * p.worker_ratio)
-        carry = (1 << 60, 0, 0, 0, 0, 0)
-        runs = 0
-        timed_out = False
-        for run in range(p.max_restarts):
+        counts = HiveCounters(0, 0, 0)
+        for run in driver.runs():
             hive = bp.initial_population(puzzle, rng, p.organisms)
             kernel_seed = (seed * 1_000_003 + run) & 0xFFFFFFFF
-            carry, timed_out = _run(
+            driver.progress, counts = _run(
                 hive, givens, layout.cells, layout.n_free, puzzle.box, n_workers, p.max_epochs,
                 p.max_age, p.mutation_rate, p.hybrid, p.stagnation_limit, p.local_search_rounds,
-                p.plateau_steps, p.kick_after,
-                counter.remaining, deadline_at, float(budget.target), kernel_seed, t_begin,
-                trace, best, carry)
-            runs += 1
-            if timed_out or carry[0] <= budget.target or carry[1] >= counter.remaining:
-                break
-        best_e, evals, epochs, resets, local_searches, n_trace = carry
-        if best_e >= 1 << 60:  # budget too small to evaluate anything
-            best_e = int(bp.error(best, puzzle.box))
-        counter.add(int(evals))
-        rows = [(int(ev), float(s), float(b)) for ev, s, b in trace[:n_trace]]
-        return Outcome(
-            grid=best, claims_solved=bool(best_e == 0), evaluations=counter.count,
-            iterations=int(epochs), restarts=max(runs - 1, 0), best_energy=float(best_e),
-            counters={"epochs": int(epochs), "worker_resets": int(resets),
-                      "local_searches": int(local_searches), "runs": int(runs)},
-            trace=rows, extra={"timed_out": int(bool(timed_out))})
+                p.plateau_steps, p.kick_after, driver.max_evaluations, driver.deadline_at,
+                driver.target, kernel_seed, driver.t_begin, driver.trace, best, driver.progress,
+                counts)
+        return driver.outcome(
+            best, iterations=counts.epochs,
+            counters={"epochs": counts.epochs, "worker_resets": counts.worker_resets,
+                      "local_searches": counts.local_searches, "runs": driver.runs_begun})
 
 
 register(WorkersExplorersSwarm, name="native.pso-swarm-hybrid", hybrid=True,

@@ -48,6 +48,7 @@ def test_call_limit_stops_honestly():
     assert outcome.status is Status.UNSOLVED
     assert not outcome.claims_solved
     assert outcome.counters["search_calls"] == 51
+    assert outcome.stop_reason == "finished"  # its own call cap, not a budget
 
 
 def test_no_solution_is_reported_unsolved():
@@ -56,7 +57,7 @@ def test_no_solution_is_reported_unsolved():
     outcome, _ = solve("native.backtracking", bad, Budget(5))
     assert not outcome.claims_solved
     assert outcome.status is not Status.SOLVED
-    assert outcome.extra["stopped"] == "no solution"
+    assert outcome.stop_reason == "exhausted"
 
 
 def test_box_sizes_2_and_4():
