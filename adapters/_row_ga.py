@@ -39,6 +39,15 @@ class RowGaParams:
     #: probability, per row of a child, of a swap of two free cells
     mutation_probability: float = 0.2
 
+    def __post_init__(self) -> None:
+        # pygad runs at least one generation and neither library loop restarts without end
+        if self.population < 2 or self.max_generations < 2 or self.stagnation < 1:
+            raise ValueError("population >= 2, max_generations >= 2, stagnation >= 1")
+        if self.max_restarts < 0:
+            raise ValueError("max_restarts >= 0 (the library adapters have no unlimited restarts)")
+        if not (0 <= self.crossover_probability <= 1 and 0 <= self.mutation_probability <= 1):
+            raise ValueError("probabilities must lie in [0, 1]")
+
 
 def warm_operators() -> None:
     """Compile (or load) the kernels the shared operators and objective call, so that no

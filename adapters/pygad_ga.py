@@ -77,7 +77,9 @@ class PygadGa(Solver):
 
     def warmup(self) -> None:
         warm_operators()
-        warm_by_solving(self)
+        # a small population, so that the warm-up's 300 evaluations also run whole
+        # generations (selection, crossover, mutation, reinsertion), not just the first
+        warm_by_solving(type(self)(self.params, population=20, stagnation=5))
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         import pygad
