@@ -16,6 +16,8 @@ come from a second seeded Generator, since native.ga's come from numba's.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +34,7 @@ class RowGaParams:
     max_generations: int = 400
     #: generations without a better best before a restart
     stagnation: int = 80
-    #: new populations after an unsolved run
+    #: new populations after an unsolved run (-1: until the budget is spent, as native.ga)
     max_restarts: int = 5
     #: probability that a pair of ranked parents is crossed (OX per row)
     crossover_probability: float = 0.75
@@ -40,11 +42,11 @@ class RowGaParams:
     mutation_probability: float = 0.2
 
     def __post_init__(self) -> None:
-        # pygad runs at least one generation and neither library loop restarts without end
+        # pygad runs at least one generation
         if self.population < 2 or self.max_generations < 2 or self.stagnation < 1:
             raise ValueError("population >= 2, max_generations >= 2, stagnation >= 1")
-        if self.max_restarts < 0:
-            raise ValueError("max_restarts >= 0 (the library adapters have no unlimited restarts)")
+        if self.max_restarts < -1:
+            raise ValueError("max_restarts >= -1 (-1: restart until the budget is spent)")
         if not (0 <= self.crossover_probability <= 1 and 0 <= self.mutation_probability <= 1):
             raise ValueError("probabilities must lie in [0, 1]")
 
@@ -59,10 +61,19 @@ def warm_operators() -> None:
                     np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
 
 
-def schedule_fraction(runs_done: int, generations_now: int, p: RowGaParams) -> float:
+def restarts(p: RowGaParams) -> Iterable[int]:
+    """The runs' indices: ``max_restarts + 1`` of them, or without end for -1 (the budget
+    or the clock then ends the run, as in native.ga)."""
+    return itertools.count() if p.max_restarts < 0 else range(p.max_restarts + 1)
+
+
+def schedule_fraction(runs_done: int, generations_now: int, p: RowGaParams) -> float | None:
     """Share of the GA's own schedule done: ``max_restarts + 1`` runs of up to
     ``max_generations`` generations, a run ended by stagnation counting as complete and the
-    run under way by its generations (native.ga's schedule, measured the same way)."""
+    run under way by its generations (native.ga's schedule, measured the same way). None
+    with unlimited restarts: that schedule has no end to measure against."""
+    if p.max_restarts < 0:
+        return None
     current = min(1.0, generations_now / p.max_generations)
     return min(1.0, (runs_done + current) / (p.max_restarts + 1))
 

@@ -38,7 +38,14 @@ from sudoku_compare.solver import Solver
 from sudoku_compare.vocabulary import StopReason
 
 from ._objective import STOPS, TrackedObjective
-from ._row_ga import RowChromosomes, RowGaParams, Stagnation, schedule_fraction, warm_operators
+from ._row_ga import (
+    RowChromosomes,
+    RowGaParams,
+    Stagnation,
+    restarts,
+    schedule_fraction,
+    warm_operators,
+)
 from ._warmup import warm_by_solving
 
 FITNESS = "SudokuCompareFitnessMin"
@@ -117,7 +124,7 @@ class DeapGa(Solver):
                            stop_reason=StopReason.TARGET if e <= budget.target
                            else StopReason.FINISHED)
         try:
-            for _ in range(p.max_restarts + 1):
+            for _ in restarts(p):
                 runs += 1
                 generations[1] = 0
                 self._evolve(tb, p, tracked, generations)

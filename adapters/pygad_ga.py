@@ -46,7 +46,14 @@ from sudoku_compare.solver import Solver
 from sudoku_compare.vocabulary import StopReason
 
 from ._objective import STOPS, TrackedObjective
-from ._row_ga import RowChromosomes, RowGaParams, Stagnation, schedule_fraction, warm_operators
+from ._row_ga import (
+    RowChromosomes,
+    RowGaParams,
+    Stagnation,
+    restarts,
+    schedule_fraction,
+    warm_operators,
+)
 from ._warmup import warm_by_solving
 
 
@@ -97,7 +104,7 @@ class PygadGa(Solver):
         generation = _Generation(chromo, p)
         generations = pygad_calls = runs = runs_done = 0
         logger = _quiet_logger()
-        for _ in range(p.max_restarts + 1):
+        for _ in restarts(p):
             runs += 1
             generation.reset()
             population = np.array(chromo.initial_population(p.population))

@@ -23,11 +23,13 @@ kernel, Metropolis rule, end temperatures, cooling rate and restarts; what diffe
 continuous cooling and the random numbers, simanneal's from ``random``). ``stop_reason``:
 ``target``, ``evaluations`` (exactly the budget: the move that would pass it is not made),
 ``clock``, or ``finished`` (every schedule ran out); ``schedule_fraction`` is the share of
-the ``(max_restarts + 1) x steps`` moves of the whole schedule that were made.
+the ``(max_restarts + 1) x steps`` moves of the whole schedule that were made (None with
+``max_restarts=-1``, restarts until the budget is spent: that schedule has no end).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import signal
@@ -59,14 +61,14 @@ class SimannealParams:
     iterations_per_temperature: int = 100
     #: final temperature (native.sa's Tmin)
     t_min: float = 0.001
-    #: new starts after an unsolved schedule (native.sa's)
+    #: new starts after an unsolved schedule (native.sa's; -1: until the budget is spent)
     max_restarts: int = 5
     #: simanneal's state copy: 'method' (ndarray.copy) or 'deepcopy' (its default, slow)
     copy_strategy: str = "method"
 
     def __post_init__(self) -> None:
-        if self.max_restarts < 0:
-            raise ValueError("max_restarts >= 0 (simanneal.sa has no unlimited restarts)")
+        if self.max_restarts < -1:
+            raise ValueError("max_restarts >= -1 (-1: restart until the budget is spent)")
 
 
 def schedule_steps(p: SimannealParams) -> int:
@@ -166,9 +168,11 @@ class SimannealSa(Solver):
         steps = schedule_steps(p)
         best_state, best_energy = None, math.inf
         runs = 0
-        # native.sa's start states: the same draws from the same seeded Generator
-        starts = [rp.initial_state(puzzle, rng) for _ in range(p.max_restarts + 1)]
-        for state in starts:
+        # native.sa's start states: the same draws from the same seeded Generator, in order
+        # (drawn one per start, so an unlimited run draws as many as it uses)
+        n_starts = None if p.max_restarts < 0 else p.max_restarts + 1
+        for _ in itertools.count() if n_starts is None else range(n_starts):
+            state = rp.initial_state(puzzle, rng)
             if not free_rows:  # nothing to move: the start state is the only state
                 counter.add(1)
                 e = float(rp.energy(state, puzzle.box))
@@ -187,7 +191,7 @@ class SimannealSa(Solver):
             if best_energy <= budget.target or counter.exhausted() or deadline.expired():
                 break
         # the schedule ran out by itself: every start annealed to its last step, no user_exit
-        schedule_done = not free_rows or (runs == len(starts) and not a.user_exit)
+        schedule_done = not free_rows or (runs == n_starts and not a.user_exit)
         if best_energy <= budget.target:
             reason = StopReason.TARGET
         elif schedule_done:
@@ -201,6 +205,6 @@ class SimannealSa(Solver):
                        evaluations=counter.count, iterations=moves,
                        restarts=max(0, runs - 1), best_energy=best_energy, trace=trace,
                        stop_reason=reason,
-                       schedule_fraction=1.0 if not free_rows
-                       else min(1.0, moves / (steps * (p.max_restarts + 1))),
+                       schedule_fraction=1.0 if not free_rows else None if n_starts is None
+                       else min(1.0, moves / (steps * n_starts)),
                        extra={"steps_per_schedule": steps, "tmax": p.t0, "tmin": p.t_min})

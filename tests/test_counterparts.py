@@ -234,3 +234,14 @@ def test_ga_adapter_runs_native_gas_schedule_when_the_operators_draw_nothing(
     assert library.best_energy == native.best_energy
     assert library.grid_line() == native.grid_line()
     assert library.stop_reason == "finished" and library.schedule_fraction == 1.0
+
+
+@pytest.mark.parametrize(("name", "short_schedule"), [
+    ("simanneal.sa", {"alpha": 0.9, "iterations_per_temperature": 10}),
+    ("pygad.ga", {"population": 20, "stagnation": 5}),
+    ("deap.ga", {"population": 20, "stagnation": 5})])
+def test_unlimited_restarts_run_until_the_budget_as_the_natives_do(name, short_schedule):
+    out = run(name, HARD, seed=2, max_evaluations=6000, max_restarts=-1, **short_schedule)
+    assert out.stop_reason == "evaluations" and out.evaluations == 6000
+    assert out.restarts > 6  # past the seed's 5 restarts
+    assert out.schedule_fraction is None  # a schedule without an end has no fraction
