@@ -4,18 +4,26 @@ The driver plans every run (its id and seed derive from its identity, see
 :mod:`sudoku_compare.bench.seeding`), skips the ids already in the store, hands the rest
 to an :class:`~sudoku_compare.bench.executor.Executor`, and commits each outcome as it
 arrives. Killing a campaign loses at most the runs in flight; starting it again finishes it.
+
+``retry`` names statuses whose stored runs are run again (``failed``: error, memout,
+timeout); the store keeps every attempt and the latest is the one reports read. The memory
+cap is part of the campaign's recorded configuration (and of each run's row), but not of
+its identity: a run id names what is measured, so a retry under a larger cap is the same run.
+A disk that fills up ends the campaign with :class:`~sudoku_compare.bench.store.StoreWriteError`
+(exit 1 on the command line); every run committed before it stays.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import platform
 import shlex
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,9 +37,12 @@ from sudoku_compare.problems.sets import resolve_puzzles
 from sudoku_compare.solver import parse_params
 
 from .executor import Executor, LocalProcessExecutor
-from .runner import Task
+from .runner import DEFAULT_MEMORY_MB, MIN_MEMORY_MB, Task
 from .seeding import derive_seed, run_id
-from .store import Store
+from .store import Store, StoreWriteError
+
+#: what ``retry=["failed"]`` (``--retry failed``) stands for
+FAILED_STATUSES = ("error", "memout", "timeout")
 
 SolverRef = str | tuple[str, dict[str, Any]]
 
@@ -54,6 +65,8 @@ class CampaignResult:
     skipped: int
     db: Path
     rows: list[dict[str, Any]] = field(default_factory=list)
+    #: of ``executed``, the runs that were stored before and ran again (``retry``)
+    retried: int = 0
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (needs pandas)."""
@@ -169,6 +182,7 @@ def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], se
     """The campaign's config and every run it consists of (no work, no database)."""
     if seeds < 1:
         raise InputError("--seeds must be at least 1")
+    check_budget(budget)
     import importlib
 
     for mod in imports:  # modules that register extra solvers, in the driver as in workers
@@ -208,9 +222,51 @@ def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], se
     return config, runs
 
 
-def _row(planned: PlannedRun, campaign_id: str, out: Outcome) -> dict[str, Any]:
+def check_budget(budget: Budget) -> None:
+    """Refuse a budget the hard deadline cannot enforce (``inf`` would mean no deadline)."""
+    if not (math.isfinite(budget.max_seconds) and budget.max_seconds > 0):
+        raise InputError(f"--max-seconds {budget.max_seconds}: must be a finite number of "
+                         f"seconds above 0 (the hard deadline is max-seconds plus a grace)")
+
+
+def check_memory(memory_mb: int | None) -> int:
+    """The worker's address-space cap in MB (None: the default), or InputError."""
+    if memory_mb is None:
+        return DEFAULT_MEMORY_MB
+    if isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or memory_mb <= 0:
+        raise InputError(f"--memory-mb {memory_mb}: must be a positive whole number of MB "
+                         f"(default {DEFAULT_MEMORY_MB})")
+    if memory_mb < MIN_MEMORY_MB:
+        raise InputError(f"--memory-mb {memory_mb}: a worker needs at least {MIN_MEMORY_MB} MB "
+                         f"of address space to start (numpy, numba and one compiled kernel "
+                         f"take about 550 MB)")
+    return memory_mb
+
+
+def retry_statuses(retry: Collection[str] | str | None) -> frozenset[str]:
+    """The statuses ``retry`` names (``failed`` = error, memout, timeout), or InputError."""
+    from sudoku_compare.outcome import Status
+
+    if not retry:
+        return frozenset()
+    items = retry.split(",") if isinstance(retry, str) else list(retry)
+    valid = {str(s) for s in Status}
+    out: set[str] = set()
+    for item in (i.strip() for i in items):
+        if item == "failed":
+            out.update(FAILED_STATUSES)
+        elif item in valid:
+            out.add(item)
+        elif item:
+            raise InputError(f"--retry {item!r}: not a status; valid: failed (= "
+                             f"{', '.join(FAILED_STATUSES)}), {', '.join(sorted(valid))}")
+    return frozenset(out)
+
+
+def _row(planned: PlannedRun, campaign_id: str, out: Outcome,
+         memory_mb: int | None = None) -> dict[str, Any]:
     d = out.to_dict()
-    return {**planned.row, "campaign_id": campaign_id,
+    return {**planned.row, "campaign_id": campaign_id, "memory_mb": memory_mb,
             **{c: d.get(c) for c in ("status", "elapsed_s", "evaluations", "iterations",
                                      "restarts", "best_energy", "counters", "trace", "extra",
                                      "versions", "grid", "violations", "error", "stop_reason",
@@ -252,7 +308,8 @@ def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | 
                  progress: bool = True, command: str | None = None,
                  params: dict[str, Any] | None = None, *, executor: Executor | None = None,
                  imports: Sequence[str] = (), memory_mb: int | None = None,
-                 summary: bool | None = None) -> CampaignResult:
+                 summary: bool | None = None,
+                 retry: Collection[str] | str | None = None) -> CampaignResult:
     """Run solvers x puzzles x seeds in isolated warm workers into the SQLite file ``db``.
 
     ``solvers``: names, or ``(name, {param: value})`` pairs; ``params``: ``{name: {k: v}}``
@@ -261,17 +318,18 @@ def run_campaign(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | 
     Finished run ids are skipped, so calling this again resumes a killed campaign.
     Bad input (unknown solver, bad parameter, unreadable puzzles) raises
     :class:`InputError` before any run or database write. ``summary`` prints the table at
-    the end (default: when ``progress``).
+    the end (default: when ``progress``). ``retry``: statuses whose stored runs run again
+    (``"failed"`` = error, memout, timeout); every attempt is kept.
     """
     spec = CampaignSpec(solvers, puzzles, seeds, budget, campaign_seed, params, imports, command)
     return run_campaigns([spec], db, workers, progress, executor=executor, memory_mb=memory_mb,
-                         summary=summary)[0]
+                         summary=summary, retry=retry)[0]
 
 
 def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 1,
                   progress: bool = True, *, executor: Executor | None = None,
-                  memory_mb: int | None = None, summary: bool | None = None
-                  ) -> list[CampaignResult]:
+                  memory_mb: int | None = None, summary: bool | None = None,
+                  retry: Collection[str] | str | None = None) -> list[CampaignResult]:
     """Run several campaigns into ``db`` through one pool of workers, their runs mixed.
 
     Every campaign is planned (and bad input raised) before anything runs; each keeps its
@@ -283,13 +341,19 @@ def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 
     import hashlib
     import json
 
+    if workers < 1:
+        raise InputError(f"--workers {workers}: must be at least 1")
+    again = retry_statuses(retry)
+    cap = check_memory(memory_mb) if executor is None else getattr(executor, "memory_mb", None)
     planned = []
     for spec in specs:
         config, runs = plan(spec.solvers, spec.puzzles, spec.seeds, spec.budget,
                             spec.campaign_seed, spec.params, spec.imports)
+        # the id names what is measured; the cap is recorded beside it (a retry under a
+        # larger cap belongs to the same campaign)
         campaign_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str)
                                      .encode()).hexdigest()[:12]
-        planned.append((spec, config, runs, campaign_id))
+        planned.append((spec, {**config, "memory_mb": cap}, runs, campaign_id))
     db = Path(db)
     with Store(db) as store:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -297,25 +361,35 @@ def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 
         for spec, config, runs, campaign_id in planned:
             store.add_campaign(campaign_id, stamp, spec.command or shlex.join(sys.argv), config,
                                info, len(runs), [r.task.key for r in runs])
-        finished = store.finished_run_ids()
+        statuses = store.statuses()
         owner: dict[str, tuple[PlannedRun, str]] = {}
         total = 0
         for _, _, runs, campaign_id in planned:
             total += len(runs)
             for r in runs:
-                if r.task.key not in finished:
+                if r.task.key not in statuses or statuses[r.task.key] in again:
                     owner.setdefault(r.task.key, (r, campaign_id))
         todo = [r.task for r, _ in owner.values()]
         bar = _progress_bar(total, total - len(todo), progress)
         own = executor is None
         if own:
-            from .runner import DEFAULT_MEMORY_MB
-
-            executor = LocalProcessExecutor(workers, memory_mb=memory_mb or DEFAULT_MEMORY_MB)
+            n = max(1, min(workers, len(todo)))  # never more processes than runs
+            cpus = os.cpu_count() or 1
+            if n > cpus:
+                print(f"sudoku-compare: warning: {n} workers on {cpus} CPUs; runs share "
+                      f"cores, so their times are measured under contention", file=sys.stderr)
+            executor = LocalProcessExecutor(n, memory_mb=cap)
+        stored_now = 0
         try:
             for task, out in executor.map_unordered(todo):
                 row, campaign_id = owner[task.key]
-                store.add_run(_row(row, campaign_id, out))
+                try:
+                    store.add_run(_row(row, campaign_id, out, cap), retry=task.key in statuses)
+                except StoreWriteError as exc:
+                    raise StoreWriteError(
+                        f"{exc}; the {stored_now + len(statuses)} runs stored before it are "
+                        f"kept; free space and run the same command again to finish") from exc
+                stored_now += 1
                 if bar is not None:
                     bar.set_postfix_str(f"{task.solver} {out.status}", refresh=False)
                     bar.update(1)
@@ -328,9 +402,10 @@ def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 
     results = []
     for _, _, runs, campaign_id in planned:
         keys = {r.task.key for r in runs}
-        mine = sum(1 for r in runs if owner.get(r.task.key, (None, None))[1] == campaign_id)
+        ran = [r.task.key for r in runs if owner.get(r.task.key, (None, None))[1] == campaign_id]
         rows = [r for r in stored if r["run_id"] in keys]
-        results.append(CampaignResult(campaign_id, len(runs), mine, len(runs) - mine, db, rows))
+        results.append(CampaignResult(campaign_id, len(runs), len(ran), len(runs) - len(ran), db,
+                                      rows, retried=sum(k in statuses for k in ran)))
     if summary if summary is not None else progress:
         for result in results:
             print(result.summary_text(), file=sys.stderr)

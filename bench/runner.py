@@ -4,10 +4,28 @@ A :class:`Worker` is a child process (``spawn`` context: forking a parent that h
 or OpenMP threads is unsafe) that imports the registry once and warms each solver up once
 (imports, JIT compilation), outside the measured time. For each :class:`Task` it reports
 ``started`` just before ``solve`` so the driver starts the hard deadline (max_seconds plus
-a grace) at the solve, not at the warm-up; a worker that overruns is killed (``timeout``)
-and a fresh one replaces it. The worker caps its address space with ``RLIMIT_AS``; a
-``MemoryError`` (or a worker killed while over the cap) is ``memout``. File descriptors 1
-and 2 of the worker go to ``/dev/null`` because libraries such as OR-Tools print from C++.
+a grace) at the solve, not at the warm-up; a worker that overruns is killed (``timeout``,
+stop reason ``killed``) and a fresh one replaces it. File descriptors 1 and 2 of the
+worker go to ``/dev/null`` because libraries such as OR-Tools print from C++.
+
+Memory: the worker caps its address space with ``RLIMIT_AS``. What the driver can honestly
+tell about a worker that dies:
+
+* a ``MemoryError`` the worker reported is ``memout`` (the cap refused an allocation);
+* a worker that dies by a signal is reaped first, so its exit status is known, never
+  "exit code None". SIGABRT, SIGSEGV and SIGBUS are what C and C++ code does when an
+  allocation is refused (``std::bad_alloc`` uncaught, a NULL pointer used), but also what
+  any other bug does; they count as ``memout`` only when a cap was set and the worker's
+  address space, sampled from ``/proc/<pid>/status`` (``VmPeak``) each time the driver
+  polls, had reached :data:`NEAR_CAP` of it. Otherwise, and for every other signal, the
+  run is ``error`` "worker killed by SIGSEGV" with the peak seen. SIGKILL never comes from
+  ``RLIMIT_AS`` (it is another process or the kernel's OOM killer, not our cap): ``error``.
+* the signal's name, the peak and the cap are stored in the run's ``extra``.
+
+Killed and dead workers report nothing, so their evaluations are unknown: they are stored
+as NULL (``extra.evaluations`` says why), never as 0, which would make ERT undercount.
+A verified grid that came back after ``max_seconds`` (inside the grace period) is
+``solved-late``: not solved within the budget.
 
 The driver, never the worker, verifies the grid with the problems checker.
 """
@@ -16,6 +34,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -29,11 +48,22 @@ from sudoku_compare.outcome import Outcome, Status
 from sudoku_compare.problems.parsing import parse_line
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.verify import verify
+from sudoku_compare.vocabulary import StopReason
 
 from .execute import execute, versions_of
 
 #: address-space cap of a worker; numba/LLVM and OR-Tools reserve well under 2 GB here.
 DEFAULT_MEMORY_MB = 3072
+#: the smallest cap a worker starts under: importing numpy and numba and compiling one
+#: kernel needs about 550 MB of address space (measured: native.backtracking and
+#: native.bitmask fail at start-up under 500 MB, with ImportError/OSError or a hang in
+#: LLVM, and solve under 550 MB); below this every run would be an error, not a memout.
+MIN_MEMORY_MB = 600
+#: share of the cap a worker's address space must have reached for a death by SIGABRT,
+#: SIGSEGV or SIGBUS to count as ``memout``
+NEAR_CAP = 0.75
+#: signals C/C++ code dies of when an allocation is refused (and of other bugs)
+_ALLOCATION_SIGNALS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
 #: seconds a worker may spend importing and compiling a solver before it counts as hung.
 WARMUP_TIMEOUT_S = 300.0
 
@@ -142,9 +172,10 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
             result = _run_one(task, warm, conn)
             conn.send(("done", result))
         except MemoryError:
-            conn.send(("done", {"status": "memout", "error": "MemoryError outside solve"}))
+            conn.send(("done", {"status": "memout", "error": "MemoryError outside solve",
+                                "stop_reason": "error"}))
         except BaseException as exc:  # noqa: BLE001 - report anything, then go on
-            conn.send(("done", {"status": "error",
+            conn.send(("done", {"status": "error", "stop_reason": "error",
                                 "error": f"{type(exc).__name__}: {exc}"[:2000]}))
 
 
@@ -167,6 +198,8 @@ class Worker:
         self.task: Task | None = None
         self.phase = "idle"          # idle | warming | solving
         self.deadline = 0.0
+        #: the largest address space (MB) seen in the current task (VmPeak of the child)
+        self.peak_mb = 0.0
         self.start()
 
     def start(self) -> None:
@@ -219,6 +252,7 @@ class Worker:
     def submit(self, task: Task) -> None:
         assert self.conn is not None and self.task is None
         self.task = task
+        self.peak_mb = 0.0
         self.phase = "warming"
         self.deadline = time.monotonic() + WARMUP_TIMEOUT_S
         assert self._tasks is not None
@@ -232,6 +266,7 @@ class Worker:
         """Advance the current task; return its verified outcome once it is over."""
         assert self.task is not None and self.conn is not None
         task = self.task
+        self._sample_memory()
         try:
             while self.conn.poll():
                 kind, payload = self.conn.recv()
@@ -260,16 +295,65 @@ class Worker:
             else:
                 limit = task.budget.max_seconds + grace_seconds(task.budget.max_seconds)
                 out = Outcome(status=Status.TIMEOUT, elapsed_s=limit,
-                              error=f"no answer within {limit:g} s; worker killed")
+                              error=f"no answer within {limit:g} s; worker killed",
+                              stop_reason=StopReason.KILLED, evaluations=None,  # type: ignore[arg-type]
+                              extra={"evaluations": "unknown: killed at the hard deadline"})
             return self._finish(out, replaced=True)
         return None
 
+    def _sample_memory(self) -> None:
+        """Remember the child's peak address space (VmPeak), for :meth:`_died`."""
+        if self.process is None:
+            return
+        try:
+            with open(f"/proc/{self.process.pid}/status", "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"VmPeak:"):
+                        self.peak_mb = max(self.peak_mb, int(line.split()[1]) / 1024)
+                        return
+        except (OSError, ValueError, IndexError):  # not Linux, or already gone
+            pass
+
     def _died(self) -> Outcome:
-        code = self.process.poll() if self.process is not None else None
+        """The outcome of a worker that died during a task, classified after reaping it."""
+        code: int | None = None
+        if self.process is not None:
+            try:
+                code = self.process.wait(5)  # reap: the exit status is only known then
+            except subprocess.TimeoutExpired:  # pipe closed but the process lives on
+                self.process.kill()
+                code = None
+        peak, cap = self.peak_mb, self.memory_mb
         self.restart()
-        # a worker over its address-space cap dies in C code (abort, or the kernel's kill)
-        status = Status.MEMOUT if code in (-6, -9, -11) else Status.ERROR
-        return Outcome(status=status, error=f"worker died (exit code {code})")
+        extra: dict[str, float | int | str] = {
+            "evaluations": "unknown: the worker died before reporting"}
+        seen = f"peak address space {peak:.0f} MB" + (f" of a {cap} MB cap" if cap else "")
+        if peak:
+            extra["peak_mb"] = round(peak, 1)
+        if cap:
+            extra["memory_mb"] = int(cap)
+        status = Status.ERROR
+        if code is None:
+            error = "worker stopped answering and was killed"
+        elif code >= 0:
+            error = f"worker exited with code {code} ({seen})"
+        else:
+            try:
+                sig = signal.Signals(-code)
+                name = sig.name
+            except ValueError:
+                sig, name = None, f"signal {-code}"
+            extra["signal"] = name
+            if sig in _ALLOCATION_SIGNALS and cap and peak >= NEAR_CAP * cap:
+                status = Status.MEMOUT
+                error = f"worker killed by {name} at its memory cap ({seen})"
+            elif sig == signal.SIGKILL:
+                error = (f"worker killed by SIGKILL, not by the bench: another process or "
+                         f"the kernel's OOM killer ({seen})")
+            else:
+                error = f"worker killed by {name} ({seen})"
+        return Outcome(status=status, error=error, stop_reason=StopReason.ERROR,
+                       evaluations=None, extra=extra)  # type: ignore[arg-type]
 
     def _finish(self, out: Outcome, replaced: bool = False) -> Outcome:
         task = self.task
@@ -281,7 +365,37 @@ class Worker:
                 out.versions = versions_of(registry.get(task.solver))
             except Exception:  # noqa: BLE001 - an unknown solver still gets python/numpy
                 out.versions = versions_of(None)
-        return verify(task.puzzle_obj(), out)
+        out = verify(task.puzzle_obj(), out)
+        if out.status in (Status.ERROR, Status.MEMOUT) and not out.evaluations:
+            # the solve raised or the worker died: what it spent is unknown, not zero
+            if out.trace:
+                out.evaluations = int(out.trace[-1][0])
+                out.extra.setdefault("evaluations", "lower bound: the last trace sample")
+            else:
+                out.evaluations = None  # type: ignore[assignment]
+                out.extra.setdefault("evaluations", "unknown: the run ended in an error")
+        if out.status == Status.SOLVED and out.elapsed_s is not None \
+                and out.elapsed_s > task.budget.max_seconds:
+            out.status = Status.SOLVED_LATE  # within the grace, past the budget
+        if out.stop_reason is None:
+            out.stop_reason = default_stop_reason(out, task.budget)
+        return out
+
+
+def default_stop_reason(out: Outcome, budget: Budget) -> StopReason:
+    """Why a run stopped, for an outcome whose solver did not say (so every stored run has
+    one): the bench's verdicts first, else the budget that ran out, else its own end."""
+    if out.status == Status.TIMEOUT:
+        return StopReason.KILLED
+    if out.status in (Status.ERROR, Status.MEMOUT):
+        return StopReason.ERROR
+    if out.status in (Status.SOLVED, Status.SOLVED_LATE):
+        return StopReason.TARGET
+    if budget.max_evaluations is not None and (out.evaluations or 0) >= budget.max_evaluations:
+        return StopReason.EVALUATIONS
+    if out.elapsed_s is not None and out.elapsed_s >= budget.max_seconds:
+        return StopReason.CLOCK
+    return StopReason.FINISHED
 
 
 

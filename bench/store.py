@@ -3,29 +3,49 @@
 Only the campaign driver writes (workers send outcomes back to it), so there is a
 single writer; WAL mode lets a report read while a campaign runs. The schema is the
 contract between ``bench`` (writer) and the report writer (reader).
+
+Safety, because ``--db`` is whatever path a user typed:
+
+* **Only our own files are written.** A new store gets ``PRAGMA application_id`` =
+  :data:`APPLICATION_ID`. Before the first write an existing file is inspected through a
+  read-only, immutable connection (no lock, no journal, no ``-shm``: the file cannot
+  change; a copy of it and its ``-wal`` when a log beside it holds pages): it must carry our application id, or be a store of ours written before the id
+  existed (application id 0 with our ``meta``/``runs``/``campaigns`` tables and a
+  ``schema_version``). Anything else (a text file, random bytes, another program's SQLite
+  file, a truncated or damaged store, a directory, a place we may not write) is refused
+  with an :class:`InputError` naming the path and the reason, and nothing is written.
+  An empty (0-byte) file holds nothing to damage and is adopted as a new store.
+* **Older schemas are migrated explicitly** (:data:`ADDED_COLUMNS`, :data:`ADDED_TABLES`,
+  one step per version, in one transaction); a store from a newer version is refused.
+* **One writer per database.** A writer holds an exclusive ``flock`` on ``<db>.lock``
+  beside the database for as long as it is open, and writes its pid into it; a second
+  writer is refused at once with a message naming that pid (:class:`StoreBusyError`).
+  The kernel drops a ``flock`` when its process dies, even by SIGKILL, so a stale lock
+  file never blocks: the next writer simply takes it. The lock file is left in place
+  (unlinking a lock file others may have open lets two writers hold "the" lock).
+  Readers (``readonly=True``: reports) take no lock; WAL lets them read during a run.
+* **Every attempt is kept.** ``runs`` holds the latest attempt of each run id (its
+  ``attempt`` column counts them), ``run_attempts`` the earlier ones, so a report reads
+  ``runs`` and uses the latest attempt without knowing retries exist.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+from sudoku_compare.problems.errors import InputError
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS campaigns (
-    campaign_id TEXT PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    command TEXT,              -- the exact command line that started it
-    config TEXT NOT NULL,      -- json: solvers, params, puzzles ref, seeds, budget, campaign seed
-    machine TEXT NOT NULL,     -- json: cpu, cores, python, platform, library versions
-    planned_runs INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
+SCHEMA_VERSION = 3
+#: ``PRAGMA application_id`` of a sudoku-compare store ("SDKC"): how a file says it is ours
+APPLICATION_ID = 0x53444B43
+
+RUNS_COLUMNS_SQL = """
     run_id TEXT PRIMARY KEY,   -- hash of (solver, params, puzzle, seed index, budget)
     campaign_id TEXT NOT NULL,
     solver TEXT NOT NULL,
@@ -40,9 +60,9 @@ CREATE TABLE IF NOT EXISTS runs (
     seed_index INTEGER,
     max_seconds REAL NOT NULL,
     max_evaluations INTEGER,
-    status TEXT NOT NULL,      -- solved|unsolved|timeout|memout|error|invalid
+    status TEXT NOT NULL,      -- solved|solved-late|unsolved|timeout|memout|error|invalid
     elapsed_s REAL,            -- the solve alone (no import, no JIT, no process start)
-    evaluations INTEGER,
+    evaluations INTEGER,       -- NULL: unknown (the run was killed before it reported)
     iterations INTEGER,
     restarts INTEGER,
     best_energy REAL,
@@ -55,8 +75,23 @@ CREATE TABLE IF NOT EXISTS runs (
     error TEXT,
     finished_at TEXT NOT NULL,
     stop_reason TEXT,          -- target|finished|exhausted|evaluations|clock|killed|error (v2)
-    schedule_fraction REAL     -- share of the solver's own schedule completed, 0..1 (v2)
+    schedule_fraction REAL,    -- share of the solver's own schedule completed, 0..1 (v2)
+    attempt INTEGER DEFAULT 1, -- 1 for the first attempt of this run id, 2 after one retry (v3)
+    memory_mb INTEGER          -- the worker's address-space cap for this attempt (v3)
+"""
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS campaigns (
+    campaign_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    command TEXT,              -- the exact command line that started it
+    config TEXT NOT NULL,      -- json: solvers, params, puzzles ref, seeds, budget, campaign
+                               -- seed, memory cap
+    machine TEXT NOT NULL,     -- json: cpu, cores, python, platform, library versions
+    planned_runs INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS runs ({RUNS_COLUMNS_SQL});
 CREATE INDEX IF NOT EXISTS runs_by_campaign ON runs (campaign_id);
 -- the run ids a campaign planned: a rerun that extends an earlier campaign (one more solver)
 -- finds most of its runs already stored under the earlier campaign's id; this table lets a
@@ -68,54 +103,277 @@ CREATE TABLE IF NOT EXISTS campaign_runs (
 );
 """
 
+#: earlier attempts of retried runs (v3): the same columns as ``runs``, keyed by attempt
+ATTEMPTS_TABLE = ("CREATE TABLE IF NOT EXISTS run_attempts ("
+                  + RUNS_COLUMNS_SQL.replace("run_id TEXT PRIMARY KEY", "run_id TEXT NOT NULL")
+                  + ", PRIMARY KEY (run_id, attempt));")
+
+#: the tables that make a file one of our stores (any version)
+OWN_TABLES = frozenset({"meta", "campaigns", "runs"})
+
+
+class StoreBusyError(InputError):
+    """Another process is writing this database (exit 2: choose another ``--db`` or wait)."""
+
+
+class StoreWriteError(RuntimeError):
+    """Writing a finished run failed (disk full, I/O error); the runs before it are kept."""
+
+
 JSON_COLUMNS = ("params", "counters", "trace", "extra", "versions", "violations")
 RUN_COLUMNS = (
     "run_id", "campaign_id", "solver", "family", "origin", "encoding", "params", "puzzle_set",
     "puzzle_index", "puzzle", "seed", "seed_index", "max_seconds", "max_evaluations", "status",
     "elapsed_s", "evaluations", "iterations", "restarts", "best_energy", "counters", "trace",
     "extra", "versions", "grid", "violations", "error", "finished_at", "stop_reason",
-    "schedule_fraction",
+    "schedule_fraction", "attempt", "memory_mb",
 )
 #: columns added after version 1, with their SQL types: an older store gains them on open
-ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL"))}
+ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL")),
+                 3: (("attempt", "INTEGER DEFAULT 1"), ("memory_mb", "INTEGER"))}
+#: tables added after version 1
+ADDED_TABLES = {3: (ATTEMPTS_TABLE,)}
+
+
+def _refuse(path: Path, reason: str) -> InputError:
+    return InputError(f"--db {path}: {reason}; nothing was written")
+
+
+def _check_file(path: Path) -> int | None:
+    """The size of a file that may be a SQLite database (None: no file yet); else refuse.
+
+    Reads at most 16 bytes, never through SQLite.
+    """
+    if path.is_dir():
+        raise _refuse(path, "is a directory, not a database file")
+    if not path.exists():
+        return None
+    if not path.is_file():
+        raise _refuse(path, "is not a regular file")
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            header = fh.read(16)
+    except OSError as exc:
+        raise _refuse(path, f"cannot be read ({exc.strerror or exc})") from None
+    if size and header != b"SQLite format 3\x00":
+        raise _refuse(path, "is not a SQLite database (not a sudoku-compare store)")
+    return size
+
+
+def inspect_file(path: str | Path, thorough: bool = True) -> int | None:
+    """The schema version of the store at ``path``, None when there is none yet.
+
+    Reads through an immutable read-only connection, so inspecting a file never changes
+    it; raises :class:`InputError` for anything that is not one of our stores.
+    ``thorough`` also runs ``PRAGMA quick_check`` and compares the file's length with its
+    header (a truncated store), which a writer does before its first write.
+    """
+    path = Path(path)
+    size = _check_file(path)
+    if not size:
+        return None
+    # immutable: no lock, no journal, no -shm, so nothing beside the file changes either.
+    # An immutable reader ignores a write-ahead log, though, and a store whose writer was
+    # killed keeps its latest pages (even its schema) there; a read-only connection would
+    # have to recover the log's index, which it may not do. So with a -wal present, the
+    # file and its log are copied aside and the copy is read.
+    wal = path.with_name(path.name + "-wal")
+    scratch = None
+    target = path
+    if wal.is_file() and wal.stat().st_size:
+        import shutil
+        import tempfile
+
+        scratch = tempfile.TemporaryDirectory(prefix="sudoku-compare-inspect-")
+        target = Path(scratch.name) / "store.db"
+        try:
+            shutil.copyfile(path, target)
+            shutil.copyfile(wal, target.with_name("store.db-wal"))
+        except OSError as exc:
+            scratch.cleanup()
+            raise _refuse(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        uri = target.resolve().as_uri() + ("" if scratch else "?mode=ro&immutable=1")
+        conn = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as exc:
+        if scratch:
+            scratch.cleanup()
+        raise _refuse(path, f"cannot be opened ({exc})") from None
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if app_id not in (0, APPLICATION_ID):
+            raise _refuse(path, f"is a SQLite database of another application "
+                                f"(application_id {app_id:#x})")
+        if not OWN_TABLES <= tables:
+            shown = ", ".join(sorted(tables)[:5]) or "none"
+            raise _refuse(path, f"is a SQLite database of another schema (tables: {shown}), "
+                                f"not a sudoku-compare store")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if row is None or not str(row[0]).isdigit():
+            raise _refuse(path, "has a meta table without a schema version; "
+                                "not a sudoku-compare store")
+        version = int(row[0])
+        if version > SCHEMA_VERSION:
+            raise _refuse(path, f"was written by a newer sudoku-compare (store schema "
+                                f"v{version}; this version reads up to v{SCHEMA_VERSION})")
+        if not thorough:
+            return version
+        # a truncated file can pass quick_check on its surviving pages: the header's page
+        # count says how long the file must be
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        if scratch is None and size < pages * page_size:  # (a -wal may hold the tail)
+            raise _refuse(path, f"is a truncated store ({size} bytes, {pages} pages of "
+                                f"{page_size} expected)")
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise _refuse(path, f"is a damaged store ({check})")
+        return version
+    except sqlite3.DatabaseError as exc:
+        raise _refuse(path, f"is not a readable sudoku-compare store ({exc})") from None
+    finally:
+        conn.close()
+        if scratch:
+            scratch.cleanup()
+
+
+class _WriterLock:
+    """An exclusive ``flock`` on ``<db>.lock`` held while a writer has the store open."""
+
+    def __init__(self, db: Path, create: bool = True) -> None:
+        self.path = db.with_name(db.name + ".lock")
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
+        except FileNotFoundError:
+            if not create:
+                raise
+            raise _refuse(db, f"cannot create its lock file {self.path.name} "
+                              f"(no such folder)") from None
+        except OSError as exc:
+            raise _refuse(db, f"cannot create its lock file {self.path.name} "
+                              f"({exc.strerror or exc})") from None
+        try:
+            import fcntl
+
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # no flock on this platform: single-writer is then on trust
+            pass
+        except OSError as exc:
+            holder = os.pread(self.fd, 64, 0).decode(errors="replace").strip() or "unknown"
+            os.close(self.fd)
+            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise StoreBusyError(f"--db {db}: another campaign is writing it "
+                                     f"(pid {holder}); wait for it to end or use another "
+                                     f"file") from None
+            raise _refuse(db, f"cannot lock {self.path.name} ({exc.strerror or exc})") from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
+
+    @classmethod
+    def existing(cls, db: Path) -> _WriterLock | None:
+        """Take the lock if its file already exists (a busy store is then refused before
+        SQLite reads a page); None when there is no lock file yet."""
+        try:
+            return cls(db, create=False)
+        except FileNotFoundError:
+            return None
+        except InputError as exc:
+            if isinstance(exc, StoreBusyError):
+                raise
+            return None  # e.g. an unwritable lock file: the creating attempt reports it
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing drops the flock
+            self.fd = -1
 
 
 class Store:
-    """A campaign database. Use as a context manager or call :meth:`close`."""
+    """A campaign database. Use as a context manager or call :meth:`close`.
+
+    Opening for writing inspects the file first (:func:`inspect_file`), takes the writer
+    lock, then creates or migrates the schema; opening ``readonly`` only inspects.
+    """
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
+        self._lock: _WriterLock | None = None
         if readonly:
             if not self.path.exists():
-                from sudoku_compare.problems.errors import InputError
-
                 raise InputError(f"{self.path}: no such database")
-            self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            version = inspect_file(self.path, thorough=False)
+            if version is None:  # an empty file: a store with no tables yet
+                raise InputError(f"{self.path}: an empty file, not a sudoku-compare store")
+            self.conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            self.conn.row_factory = sqlite3.Row
+            return
+        _check_file(self.path)
+        self._lock = _WriterLock.existing(self.path)
+        try:
+            version = inspect_file(self.path)
+            if not self.path.parent.exists():
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise _refuse(self.path, f"cannot create its folder "
+                                             f"({exc.strerror or exc})") from None
+            if not os.access(self.path.parent, os.W_OK) or (
+                    self.path.exists() and not os.access(self.path, os.W_OK)):
+                raise _refuse(self.path, "is in a place this user cannot write")
+            if self._lock is None:
+                self._lock = _WriterLock(self.path)
             self.conn = sqlite3.connect(self.path)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=NORMAL")
-            self.conn.executescript(SCHEMA)
-            self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
-                              (str(SCHEMA_VERSION),))
-            self._migrate()
-            self.conn.commit()
+            try:
+                self._create_or_migrate(version)
+            except sqlite3.Error as exc:
+                self.conn.close()
+                raise _refuse(self.path, f"cannot be written ({exc})") from None
+        except BaseException:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+            raise
         self.conn.row_factory = sqlite3.Row
 
-    def _migrate(self) -> None:
-        """Bring an older store of ours up to :data:`SCHEMA_VERSION` by adding columns."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        version = int(row[0])
-        if version >= SCHEMA_VERSION:
+    def _create_or_migrate(self, version: int | None) -> None:
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        if version is None:
+            self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.conn.executescript(SCHEMA + ATTEMPTS_TABLE)
+            self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                              (str(SCHEMA_VERSION),))
+            self.conn.commit()
             return
-        present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
-        for v in range(version + 1, SCHEMA_VERSION + 1):
-            for name, sql_type in ADDED_COLUMNS.get(v, ()):
-                if name not in present:
-                    self.conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
-        self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
-                          (str(SCHEMA_VERSION),))
+        if version < SCHEMA_VERSION:
+            self._migrate(version)
+        if self.conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        self.conn.commit()
+
+    def _migrate(self, version: int) -> None:
+        """Bring an older store of ours up to :data:`SCHEMA_VERSION`, one version at a time,
+        in one transaction (a failed migration leaves the store as it was)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
+            for v in range(version + 1, SCHEMA_VERSION + 1):
+                for name, sql_type in ADDED_COLUMNS.get(v, ()):
+                    if name not in present:
+                        self.conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {sql_type}")
+                for sql in ADDED_TABLES.get(v, ()):
+                    self.conn.execute(sql)
+            self.conn.execute("CREATE TABLE IF NOT EXISTS campaign_runs (campaign_id TEXT NOT "
+                              "NULL, run_id TEXT NOT NULL, PRIMARY KEY (campaign_id, run_id))")
+            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                              (str(SCHEMA_VERSION),))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
 
     def __enter__(self) -> Store:
         return self
@@ -125,35 +383,96 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     # -- writing (the campaign driver only) ----------------------------------------
     def add_campaign(self, campaign_id: str, created_at: str, command: str, config: dict,
                      machine: dict, planned_runs: int, run_ids: Sequence[str] = ()) -> None:
         """Record a campaign (once) and, when given, the ids of the runs it plans."""
-        self.conn.execute(
-            "INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?, ?, ?, ?)",
-            (campaign_id, created_at, command, json.dumps(config, sort_keys=True),
-             json.dumps(machine, sort_keys=True), planned_runs))
-        self.conn.executemany("INSERT OR IGNORE INTO campaign_runs VALUES (?, ?)",
-                              [(campaign_id, r) for r in run_ids])
-        self.conn.commit()
+        try:
+            with self.conn:
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO campaigns VALUES (?, ?, ?, ?, ?, ?)",
+                    (campaign_id, created_at, command, json.dumps(config, sort_keys=True),
+                     json.dumps(machine, sort_keys=True), planned_runs))
+                self.conn.executemany("INSERT OR IGNORE INTO campaign_runs VALUES (?, ?)",
+                                      [(campaign_id, r) for r in run_ids])
+        except sqlite3.Error as exc:
+            raise StoreWriteError(f"{self.path}: cannot record the campaign ({exc})") from exc
 
-    def add_run(self, row: dict[str, Any]) -> None:
-        """Insert one finished run and commit at once (a run id is stored exactly once)."""
+    def add_run(self, row: dict[str, Any], retry: bool = False) -> int:
+        """Store one finished run and commit at once; return its attempt number.
+
+        A run id is stored once: without ``retry`` a second row for it is ignored. With
+        ``retry`` the stored attempt moves to ``run_attempts`` and this one replaces it
+        (same transaction, so a crash keeps one or the other, never neither).
+        """
         values = []
         for col in RUN_COLUMNS:
             v = row.get(col)
             if col in JSON_COLUMNS and v is not None and not isinstance(v, str):
                 v = json.dumps(v, sort_keys=True)
             values.append(v)
-        self.conn.execute(
-            f"INSERT OR IGNORE INTO runs ({', '.join(RUN_COLUMNS)}) "
-            f"VALUES ({', '.join('?' for _ in RUN_COLUMNS)})", values)
-        self.conn.commit()
+        cols = ", ".join(RUN_COLUMNS)
+        marks = ", ".join("?" for _ in RUN_COLUMNS)
+        at = RUN_COLUMNS.index("attempt")
+        try:
+            with self.conn:  # one transaction: commit, or roll back on any error
+                prior = self.conn.execute("SELECT COALESCE(attempt, 1) FROM runs WHERE run_id = ?",
+                                          (row["run_id"],)).fetchone()
+                if prior is None:
+                    values[at] = 1
+                    self.conn.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", values)
+                    return 1
+                if not retry:
+                    return int(prior[0])
+                values[at] = int(prior[0]) + 1
+                self.conn.execute(f"INSERT OR REPLACE INTO run_attempts ({cols}) "
+                                  f"SELECT {cols} FROM runs WHERE run_id = ?", (row["run_id"],))
+                self.conn.execute(f"INSERT OR REPLACE INTO runs ({cols}) VALUES ({marks})",
+                                  values)
+                return values[at]
+        except sqlite3.Error as exc:
+            raise StoreWriteError(f"{self.path}: cannot store a finished run ({exc})") from exc
 
     # -- reading -------------------------------------------------------------------
     def finished_run_ids(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT run_id FROM runs")}
+
+    def statuses(self) -> dict[str, str]:
+        """The status of the latest attempt of every stored run id."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT run_id, status FROM runs")}
+
+    def retried(self) -> tuple[int, int]:
+        """(runs stored more than once, the most attempts of one run): what a report says
+        beside its tables, which use each run's latest attempt."""
+        try:
+            n, most = self.conn.execute(
+                "SELECT COUNT(*), MAX(attempt) FROM runs WHERE attempt > 1").fetchone()
+        except sqlite3.OperationalError:  # an older store opened read-only: no attempts
+            return 0, 1
+        return int(n), int(most or 1)
+
+    def attempts(self, run_id: str | None = None) -> list[dict[str, Any]]:
+        """Every attempt (earlier ones and the latest), oldest first, JSON columns decoded."""
+        where, args = (" WHERE run_id = ?", (run_id,)) if run_id else ("", ())
+        q = (f"SELECT {', '.join(RUN_COLUMNS)} FROM run_attempts{where} UNION ALL "
+             f"SELECT {', '.join(RUN_COLUMNS)} FROM runs{where} ORDER BY run_id, attempt")
+        try:
+            rows = self.conn.execute(q, args + args).fetchall()
+        except sqlite3.OperationalError:  # an older store opened read-only: no retries
+            return self.runs() if run_id is None else [r for r in self.runs()
+                                                      if r["run_id"] == run_id]
+        return [self._decode(dict(zip(RUN_COLUMNS, r, strict=True))) for r in rows]
+
+    @staticmethod
+    def _decode(d: dict[str, Any]) -> dict[str, Any]:
+        for col in JSON_COLUMNS:
+            if d.get(col):
+                d[col] = json.loads(d[col])
+        return d
 
     def runs(self, campaign_id: str | None = None) -> list[dict[str, Any]]:
         """Every run as a dict, JSON columns decoded."""

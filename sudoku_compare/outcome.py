@@ -16,6 +16,9 @@ class Status(StrEnum):
     """The verdict on one run. Only the bench assigns it, after checking the grid."""
 
     SOLVED = "solved"
+    #: a verified solution that came back after ``max_seconds`` (inside the kill grace):
+    #: not solved within the budget
+    SOLVED_LATE = "solved-late"
     UNSOLVED = "unsolved"
     TIMEOUT = "timeout"
     MEMOUT = "memout"

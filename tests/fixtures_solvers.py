@@ -6,8 +6,11 @@ names below exist there. Their names start with ``test.`` so the contract test s
 
 from __future__ import annotations
 
+import os
+import resource
 import signal
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -79,6 +82,97 @@ class Slow(_Base):
         return Outcome(grid=puzzle.flat(), counters={"seed": seed % 1000})
 
 
+#: signals a worker is made to die of, one fixture solver each (``test.signal-sigsegv``...)
+DEATH_SIGNALS = ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGFPE", "SIGILL", "SIGTERM", "SIGKILL")
+
+
+def _die_by(sig: signal.Signals) -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file in the test's folder
+    if sig != signal.SIGKILL:  # Python's own handlers stay out of it (SIGKILL has none)
+        signal.signal(sig, signal.SIG_DFL)
+    os.kill(os.getpid(), sig)
+    time.sleep(5)  # a signal that is not delivered at once still ends the process
+
+
+def _signal_solver(sig_name: str) -> type[Solver]:
+    sig = signal.Signals[sig_name]
+
+    def solve(self, puzzle, budget, seed):
+        _die_by(sig)
+
+    return type(f"Die{sig_name}", (_Base,), {"name": f"test.signal-{sig_name.lower()}",
+                                             "solve": solve,
+                                             "__doc__": f"Kills its own process with {sig_name}."})
+
+
+class Exit(_Base):
+    """Leaves the process with exit code 3, as a library calling ``exit(3)`` does."""
+
+    name = "test.exit"
+
+    def solve(self, puzzle, budget, seed):
+        os._exit(3)
+
+
+class HogAbort(_Base):
+    """Fills the address space to the cap, holds it, then aborts: what C++ code does when
+    ``std::bad_alloc`` goes uncaught (the hold lets the driver see the peak)."""
+
+    name = "test.hog-abort"
+
+    def solve(self, puzzle, budget, seed):
+        chunks = []
+        try:
+            while True:
+                chunks.append(np.empty(32 * 1024 * 1024 // 8))
+        except MemoryError:
+            pass
+        time.sleep(1.5)
+        _die_by(signal.SIGABRT)
+
+
+class Late(_Base):
+    """Solves, but returns only after ``max_seconds`` (inside the kill grace)."""
+
+    name = "test.late"
+
+    def warmup(self):
+        from sudoku_compare.registry import create
+
+        create("native.backtracking").warmup()
+
+    def solve(self, puzzle, budget, seed):
+        from sudoku_compare.registry import create
+
+        out = create("native.backtracking").solve(puzzle, budget, seed)
+        time.sleep(budget.max_seconds + 0.3)
+        return out
+
+
+#: environment variable naming a file; while it exists ``test.flaky`` raises
+FLAKY_FLAG = "SUDOKU_COMPARE_TEST_FLAKY"
+
+
+class Flaky(_Base):
+    """Raises while the file named by ``$SUDOKU_COMPARE_TEST_FLAKY`` exists, else solves."""
+
+    name = "test.flaky"
+
+    def warmup(self):
+        from sudoku_compare.registry import create
+
+        create("native.backtracking").warmup()
+
+    def solve(self, puzzle, budget, seed):
+        flag = os.environ.get(FLAKY_FLAG)
+        if flag and Path(flag).exists():
+            raise RuntimeError("flaky failure")
+        from sudoku_compare.registry import create
+
+        return create("native.backtracking").solve(puzzle, budget, seed)
+
+
 load()  # the built-in solvers first, so these never shadow a real name
-for _cls in (Hang, Hog, Cheat, Crash, Slow):
+for _cls in (Hang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky,
+             *(_signal_solver(name) for name in DEATH_SIGNALS)):
     register(_cls)

@@ -1,4 +1,8 @@
-"""``sudoku-compare report --db FILE --out FILE.md [--json [FILE]] [--csv DIR]``."""
+"""``sudoku-compare report --db FILE --out FILE.md [--json [FILE]] [--csv DIR]``.
+
+The report reads each run's latest attempt; when runs were retried (``run --retry``) it
+says how many on stderr, and ``--csv`` carries each run's ``attempt`` column.
+"""
 
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
         # nothing to write to: print the markdown (without figures) to stdout
         summary = build_summary(args.db, None, report_command=command_line(args))
         sys.stdout.write(markdown.render(summary, title=args.title))
+        _say_retries(args.db)
         return 0
     json_file = None if args.json in (None, "-") else args.json
     if args.out:
@@ -55,4 +60,18 @@ def run(args: argparse.Namespace) -> int:
             write_csv(load_db(args.db)[0], summary, args.csv)
     if args.json == "-":
         sys.stdout.write(to_json(summary))
+    _say_retries(args.db)
     return 0
+
+
+def _say_retries(db: str) -> None:
+    """One line on stderr when some runs were stored more than once (``run --retry``)."""
+    from sudoku_compare.bench.store import Store
+
+    with Store(db, readonly=True) as store:
+        n, most = store.retried()
+    if n:
+        runs = "1 run was" if n == 1 else f"{n} runs were"
+        print(f"sudoku-compare: {runs} retried ({most} attempts at most); the tables use the "
+              f"latest attempt of each, earlier ones are kept in the store's run_attempts",
+              file=sys.stderr)

@@ -1,12 +1,14 @@
 """``sudoku-compare run``: a campaign of solvers x puzzles x seeds into a SQLite file.
 
-All input (solver names, ``--param`` values, the puzzle file) is checked before any run
-or database write, so a typo costs nothing and exits 2 with one line.
+All input (solver names, ``--param`` values, the puzzle file, the limits, the ``--db``
+file) is checked before any run or database write, so a typo costs nothing and exits 2
+with one line. ``--retry failed`` runs the stored error, memout and timeout runs again.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 import sys
 
@@ -22,9 +24,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-seconds", type=float, default=10.0)
     p.add_argument("--max-evals", type=int, default=None)
     p.add_argument("--db", required=True, help="SQLite file (created; a rerun resumes it)")
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes (at most one per run; a warning above the CPU count)")
     p.add_argument("--campaign-seed", type=int, default=0)
-    p.add_argument("--memory-mb", type=int, default=None, help="address-space cap per worker")
+    p.add_argument("--memory-mb", type=int, default=None,
+                   help="address-space cap per worker in MB (default 3072, at least 600)")
+    p.add_argument("--retry", default=None, metavar="STATUS[,STATUS]",
+                   help="run stored runs with these statuses again, keeping every attempt "
+                        "(failed = error,memout,timeout)")
     p.add_argument("--param", action="append", default=[], metavar="[SOLVER:]K=V",
                    help="parameter override; without SOLVER: for every listed solver that has K")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or summary")
@@ -59,17 +66,30 @@ def split_params(items: list[str], solvers: list[str]) -> dict[str, list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sudoku_compare.bench.campaign import run_campaign
+    from sudoku_compare.bench.campaign import (
+        check_budget,
+        check_memory,
+        retry_statuses,
+        run_campaign,
+    )
 
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     if not solvers:
         raise InputError("--solvers: no solver named")
     if args.workers < 1:
-        raise InputError("--workers must be at least 1")
+        raise InputError(f"--workers {args.workers}: must be at least 1")
+    if args.max_evals is not None and args.max_evals < 1:
+        raise InputError(f"--max-evals {args.max_evals}: must be at least 1")
+    if not math.isfinite(args.max_seconds) or args.max_seconds <= 0:
+        raise InputError(f"--max-seconds {args.max_seconds}: must be a finite number of seconds "
+                         f"above 0 (the hard deadline is max-seconds plus a grace)")
     try:
         budget = Budget(args.max_seconds, args.max_evals)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    check_budget(budget)
+    check_memory(args.memory_mb)
+    retry_statuses(args.retry)
     from sudoku_compare import registry
 
     for s in solvers:
@@ -79,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
                           workers=args.workers, campaign_seed=args.campaign_seed,
                           progress=not args.no_progress,
                           command=shlex.join(["sudoku-compare", *sys.argv[1:]]),
-                          params=params, memory_mb=args.memory_mb)
+                          params=params, memory_mb=args.memory_mb, retry=args.retry)
+    retried = f" ({result.retried} of them retried)" if result.retried else ""
     print(f"campaign {result.campaign_id}: {result.planned} runs planned, {result.executed} run "
-          f"now, {result.skipped} already in {args.db}")
+          f"now{retried}, {result.skipped} already in {args.db}")
     return 0
