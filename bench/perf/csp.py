@@ -11,18 +11,8 @@ from __future__ import annotations
 
 import time
 
+from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable
-from sudoku_compare.native.csp import CSPSolver, backtracking_search, conflict_directed_backjumping
-from sudoku_compare.native.csp_search import (
-    first_unassigned_variable,
-    forward_checking,
-    lcv,
-    mac,
-    mrv,
-    mrv_degree,
-    no_inference,
-    unordered_domain_values,
-)
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.encodings.csp_model import SudokuCSPBuilder, sudoku_csp
 from sudoku_compare.problems.errors import InputError
@@ -31,11 +21,9 @@ from sudoku_compare.problems.sets import resolve_puzzle
 SECTION = "csp"
 TITLE = "AIMA CSP suite against the seed's printed figures"
 
-_BT = ("native.csp-bt", (first_unassigned_variable, unordered_domain_values, no_inference))
-_MRV_LCV = ("native.csp-mrv-lcv", (mrv_degree, lcv, no_inference))
-_FC = ("native.csp-fc", (mrv_degree, lcv, forward_checking))
-_MAC = ("native.csp-mac", (mrv_degree, lcv, mac))
-_CBJ = ("native.csp-cbj", None)
+#: the registered variants whose search reproduces each of the seed's strategies
+_BT, _MRV_LCV, _FC, _MAC, _CBJ = ("native.csp-bt", "native.csp-mrv-lcv", "native.csp-fc",
+                                  "native.csp-mac", "native.csp-cbj")
 
 #: (experiment, solver, puzzles, seed assignments, seed backtracks, seed total ms)
 SEED_ROWS = [
@@ -52,20 +40,21 @@ SEED_ROWS = [
 ]
 
 
-def _measure(solver, refs: list[str], repeats: int) -> tuple[int, int, float, int]:
-    """(avg assignments, avg backtracks, best total seconds, solved) over ``refs``."""
-    _, strategies = solver
+def _measure(name: str, refs: list[str], repeats: int) -> tuple[int, int, float, int]:
+    """(avg assignments, avg backtracks, best total seconds, solved) over ``refs``.
+
+    The search alone is timed (the models are built first), through the registered
+    variant's :meth:`search_model`.
+    """
+    solver = registry.create(name)
     puzzles = [resolve_puzzle(r) for r in refs]
-    csps = [sudoku_csp(p) for p in puzzles]
+    csps = [sudoku_csp(p, prune_givens=solver.params.prune_givens) for p in puzzles]
     best = float("inf")
     for _ in range(repeats):
         results = []
         t0 = time.perf_counter()
         for csp in csps:
-            if strategies is None:
-                results.append(conflict_directed_backjumping(csp, mrv))
-            else:
-                results.append(backtracking_search(csp, *strategies))
+            results.append(solver.search_model(csp))
         best = min(best, time.perf_counter() - t0)
     solved = sum(1 for p, r in zip(puzzles, results, strict=True) if r.assignment is not None
                  and is_solution(p, SudokuCSPBuilder.apply_solution(p, r.assignment)))
@@ -75,20 +64,21 @@ def _measure(solver, refs: list[str], repeats: int) -> tuple[int, int, float, in
 
 
 def run(quick: bool) -> list[PerfTable]:
-    CSPSolver().warmup()
+    for name in {row[1] for row in SEED_ROWS}:
+        registry.create(name).warmup()
     table = PerfTable(TITLE, ["experiment", "solver", "puzzles", "assignments", "backtracks",
                               "seed assignments", "seed backtracks", "match", "ms",
                               "seed ms", "speed-up"])
     for experiment, solver, refs, s_assign, s_back, s_ms in SEED_ROWS:
-        heavy = solver[0] == "native.csp-bt"
+        heavy = solver == _BT
         try:
             assigns, backs, secs, solved = _measure(solver, refs, 1 if (quick or heavy) else 5)
         except InputError as exc:  # the public sets are not installed
-            table.notes.append(f"{experiment} / {solver[0]} skipped: {exc}")
+            table.notes.append(f"{experiment} / {solver} skipped: {exc}")
             continue
         ms = 1000 * secs
         span = refs[0] if len(refs) == 1 else f"{refs[0]}..{refs[-1].split(':')[1]}"
-        table.rows.append([experiment, solver[0], f"{span} ({solved}/{len(refs)} solved)",
+        table.rows.append([experiment, solver, f"{span} ({solved}/{len(refs)} solved)",
                            assigns, backs, s_assign, s_back,
                            "yes" if (assigns, backs) == (s_assign, s_back) else "NO",
                            round(ms, 2), s_ms, f"{s_ms / ms:,.0f}x" if ms > 0 else "-"])

@@ -14,15 +14,15 @@ import argparse
 import statistics
 import time
 
+from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable
-from sudoku_compare.native.csp import CSPSolver, backtracking_search
-from sudoku_compare.native.csp_search import forward_checking, lcv, mac, mrv_degree
 from sudoku_compare.problems.graph_colouring import colouring_csp, is_colouring, random_graph
 
 SECTION = "graph-colouring"
 TITLE = "Graph colouring: forward checking vs MAC"
 
-METHODS = (("FC", forward_checking), ("MAC", mac))
+#: the two registered searches compared: MRV (degree tie-break) + LCV, FC or MAC inference
+METHODS = (("FC", "native.csp-fc"), ("MAC", "native.csp-mac"))
 #: the seed exercise's two settings (n, p, k)
 SEED_SETTINGS = ((15, 0.2, 3), (15, 0.4, 4))
 #: the sweep: 3 colours at mean degree 4.4, near the 3-colourability threshold (~4.69)
@@ -30,12 +30,12 @@ SWEEP_K = 3
 SWEEP_MEAN_DEGREE = 4.4
 
 
-def run_one(n: int, p: float, k: int, seed: int, inference, max_seconds: float) -> dict:
+def run_one(n: int, p: float, k: int, seed: int, solver: str, max_seconds: float) -> dict:
     """One search; returns its counters, time and verdict (the colouring is verified)."""
     graph = random_graph(n, p, seed)
     csp = colouring_csp(graph, k)
     t0 = time.perf_counter()
-    res = backtracking_search(csp, mrv_degree, lcv, inference, deadline=t0 + max_seconds)
+    res = registry.create(solver).search_model(csp, deadline=t0 + max_seconds)
     elapsed = time.perf_counter() - t0
     if res.assignment is not None:
         if not is_colouring(graph, res.assignment, k):
@@ -64,14 +64,15 @@ COLUMNS = ["method", "mean assignments", "mean backtracks", "median ms", "colour
 
 
 def run(quick: bool) -> list[PerfTable]:
-    CSPSolver().warmup()  # compile outside the measured time
+    for _, solver in METHODS:
+        registry.create(solver).warmup()  # compile outside the measured time
     seeds = range(5 if quick else 20)
     budget = 0.5 if quick else 2.0
     t1 = PerfTable("FC vs MAC on the seed's settings (G(n, p), k colours)",
                    ["n", "p", "k"] + COLUMNS)
     for n, p, k in SEED_SETTINGS:
-        for name, inference in METHODS:
-            t1.rows.append(_row([n, p, k, name], [run_one(n, p, k, s, inference, budget)
+        for name, solver in METHODS:
+            t1.rows.append(_row([n, p, k, name], [run_one(n, p, k, s, solver, budget)
                                                   for s in seeds]))
     t1.notes.append(f"graph seeds {seeds.start}..{seeds.stop - 1} (random.Random(seed), as the "
                     f"seed's generate_random_graph); per-run budget {budget} s; search = MRV "
@@ -82,9 +83,9 @@ def run(quick: bool) -> list[PerfTable]:
                    "(p = degree / (n - 1))", ["n", "p"] + COLUMNS)
     for n in sizes:
         p = SWEEP_MEAN_DEGREE / (n - 1)
-        for name, inference in METHODS:
+        for name, solver in METHODS:
             t2.rows.append(_row([n, round(p, 4), name],
-                                [run_one(n, p, SWEEP_K, s, inference, budget)
+                                [run_one(n, p, SWEEP_K, s, solver, budget)
                                  for s in sweep_seeds]))
     t2.notes.append(f"graph seeds {sweep_seeds.start}..{sweep_seeds.stop - 1}; per-run budget "
                     f"{budget} s; near the 3-colourability threshold many graphs have no "
