@@ -22,33 +22,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sudoku_compare.native.genetic import GaSchedule
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.puzzle import Puzzle
 
 
 @dataclass(frozen=True)
-class RowGaParams:
-    #: individuals (GeneticSharp's Population min = max size in the seed)
-    population: int = 500
-    #: generations per restart, counting the initial population (native.ga's)
-    max_generations: int = 400
-    #: generations without a better best before a restart
-    stagnation: int = 80
-    #: new populations after an unsolved run (-1: until the budget is spent, as native.ga)
-    max_restarts: int = 5
-    #: probability that a pair of ranked parents is crossed (OX per row)
-    crossover_probability: float = 0.75
-    #: probability, per row of a child, of a swap of two free cells
-    mutation_probability: float = 0.2
+class RowGaParams(GaSchedule):
+    """native.ga's schedule (the same class, so the pair cannot drift apart); the libraries
+    have no selection or memetic options to set."""
 
     def __post_init__(self) -> None:
-        # pygad runs at least one generation
-        if self.population < 2 or self.max_generations < 2 or self.stagnation < 1:
-            raise ValueError("population >= 2, max_generations >= 2, stagnation >= 1")
-        if self.max_restarts < -1:
-            raise ValueError("max_restarts >= -1 (-1: restart until the budget is spent)")
-        if not (0 <= self.crossover_probability <= 1 and 0 <= self.mutation_probability <= 1):
-            raise ValueError("probabilities must lie in [0, 1]")
+        super().__post_init__()
+        if self.max_generations < 2:  # pygad runs at least one generation after the first
+            raise ValueError("max_generations >= 2 (pygad runs at least one generation)")
 
 
 def warm_operators() -> None:

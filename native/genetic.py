@@ -67,10 +67,12 @@ BIG = NO_ENERGY
 
 
 @dataclass(frozen=True)
-class GeneticParams:
-    """native.ga's settings, defaults from the seed. ``max_restarts`` counts the extra runs after the
-    first (-1: until a budget ends), the same in every stochastic native, because the shared
-    driver (:mod:`sudoku_compare.native._restarts`) reads it."""
+class GaSchedule:
+    """The settings every row-permutation GA shares, native or library (``adapters/_row_ga``
+    uses this class, so the counterparts cannot drift apart). Defaults from the seed.
+    ``max_restarts`` counts the extra runs after the first (-1: until a budget ends), the same
+    in every stochastic native, because the shared driver
+    (:mod:`sudoku_compare.native._restarts`) reads it."""
 
     population: int = 500
     #: generations per restart, the initial population counting as the first (seed: 400)
@@ -83,6 +85,20 @@ class GeneticParams:
     crossover_probability: float = 0.75
     #: per row of each child (seed: 0.2)
     mutation_probability: float = 0.2
+
+    def __post_init__(self) -> None:
+        if self.population < 2 or self.max_generations < 1 or self.stagnation < 1:
+            raise ValueError("population >= 2, max_generations >= 1, stagnation >= 1")
+        if self.max_restarts < -1:
+            raise ValueError("max_restarts >= -1 (-1: restart until a budget is spent)")
+        if not (0 <= self.crossover_probability <= 1 and 0 <= self.mutation_probability <= 1):
+            raise ValueError("probabilities must lie in [0, 1]")
+
+
+@dataclass(frozen=True)
+class GeneticParams(GaSchedule):
+    """native.ga's settings: the shared schedule plus its selection and memetic options."""
+
     selection: Literal["elite", "tournament"] = "elite"
     tournament_size: int = 2
     #: row-swap proposals per child after mutation, each kept when it does not raise the
@@ -90,12 +106,11 @@ class GeneticParams:
     local_search: int = 0
 
     def __post_init__(self) -> None:
-        if self.population < 2 or self.max_generations < 1 or self.stagnation < 1:
-            raise ValueError("population >= 2, max_generations >= 1, stagnation >= 1")
+        super().__post_init__()
         if self.selection not in ("elite", "tournament"):
             raise ValueError("selection must be elite or tournament")
-        if self.tournament_size < 1 or self.max_restarts < -1:
-            raise ValueError("tournament_size >= 1, max_restarts >= -1")
+        if self.tournament_size < 1:
+            raise ValueError("tournament_size >= 1")
 
 
 @numba.njit(cache=True)
