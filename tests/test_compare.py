@@ -1,4 +1,4 @@
-"""``compare`` end to end on a tiny budget: one family, two puzzles, one seed."""
+"""``compare``: the racing plan, the verdicts, and the command end to end on a tiny budget."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_compare.bench.cli import main
 from sudoku_compare.bench import compare as cmp
+from sudoku_compare.bench.cli import main
+from sudoku_compare.bench.reporting import verdicts as vd
 from sudoku_compare.bench.store import Store
 from sudoku_compare.problems.errors import InputError
 
@@ -22,7 +23,7 @@ def pattern_solution() -> list[int]:
 def tiny_set(tmp_path: Path) -> Path:
     sol = pattern_solution()
     lines = []
-    for k in (2, 5):  # blank every k-th cell: two easy puzzles with a unique-enough solution
+    for k in (2, 5):  # blank every k-th cell: two easy puzzles
         cells = [0 if (i * 7 + k) % k == 0 else v for i, v in enumerate(sol)]
         lines.append("".join(map(str, cells)))
     path = tmp_path / "tiny.txt"
@@ -30,53 +31,98 @@ def tiny_set(tmp_path: Path) -> Path:
     return path
 
 
-def test_plan_discovers_solvers_and_names_its_defaults(tiny_set):
-    p = cmp.plan(["backtracking"], puzzles=str(tiny_set), seeds=1, max_seconds=2.0, workers=1)
-    assert [g.group for g in p.groups] == ["exact"]
-    g = p.groups[0]
-    assert "native.backtracking" in g.solvers
-    assert all(s.startswith("native.backtracking") or not s.startswith("native.")
-               for s in g.solvers)  # natives of the family, libraries of its group
-    assert g.n_puzzles == 2 and g.runs == 2 * len(g.solvers)
-    assert p.worst_case_seconds == pytest.approx(g.runs * 2.0)
+def test_pairs_put_counterparts_first_and_label_variants():
+    pairs = vd.pairs_for(["native.sa", "native.sa-reheat", "simanneal.sa", "native.bitmask",
+                          "native.norvig", "ortools.cpsat"], alternatives=True)
+    kinds = {(p.native, p.library): p.kind for p in pairs}
+    assert kinds[("native.sa", "simanneal.sa")] == "counterpart"
+    assert kinds[("native.sa-reheat", "simanneal.sa")] == "variant"
+    assert kinds[("native.norvig", "ortools.cpsat")] == "alternative"
+    assert ("native.norvig", "ortools.cpsat") not in {
+        (p.native, p.library) for p in vd.pairs_for(["native.norvig", "native.bitmask",
+                                                     "ortools.cpsat"], alternatives=False)}
+    cpsat = [p for p in pairs if p.library == "ortools.cpsat"]
+    assert cpsat[0].kind == "counterpart"
+
+
+def _run(solver: str, puzzle: int, solved: bool, seconds: float, evals: int | None = None,
+         max_evals: int | None = None) -> dict:
+    return {"solver": solver, "puzzle": f"p{puzzle}", "status": "solved" if solved else "unsolved",
+            "elapsed_s": seconds, "max_seconds": 1.0, "evaluations": evals or 0,
+            "max_evaluations": max_evals}
+
+
+def test_verdict_is_significant_when_native_wins_on_every_puzzle():
+    pair = vd.Pair("native.sa", "simanneal.sa", "counterpart", "annealing")
+    runs = [_run("native.sa", i, True, 0.01 * (i + 1)) for i in range(12)]
+    runs += [_run("simanneal.sa", i, False, 1.0) for i in range(12)]
+    (v,) = vd.assess([pair], runs, alpha=0.05)
+    assert v.view == vd.EQUAL_TIME and v.decision == "significant" and v.better == "native.sa"
+    assert v.nonzero_pairs == 12 and v.native_solved == 12 and v.library_solved == 0
+    # exact two-sided Wilcoxon, 12 pairs of one sign: 2 / 2**12
+    assert v.p_holm == pytest.approx(2 / 2**12)
+    assert "native.sa better" in v.text() and "12 puzzles × 1 seed" in v.text()
+
+
+def test_both_failing_everywhere_is_not_equivalence():
+    pair = vd.Pair("native.ga", "pygad.ga", "counterpart", "genetic")
+    runs = [_run(s, i, False, 1.0, 16_000, 16_000) for s in ("native.ga", "pygad.ga")
+            for i in range(8)]
+    (v,) = vd.assess([pair], runs)
+    assert v.view == vd.EQUAL_WORK and v.decision == "inconclusive"
+    assert "16,000 evaluations" in v.text()
+
+
+def test_equal_work_par2_is_in_evaluations_with_the_evaluation_penalty():
+    assert vd.par2(_run("x", 0, False, 0.003, 500, 20_000)) == 40_000
+    assert vd.par2(_run("x", 0, True, 0.003, 500, 20_000)) == 500
+    assert vd.par2(_run("x", 0, False, 0.2)) == 2.0
+    late = _run("x", 0, True, 1.5)  # a grid returned after max_seconds is not within budget
+    assert not vd.solved_within_budget(late) and vd.par2(late) == 2.0
+
+
+def test_plan_races_the_exact_group_at_equal_time(tiny_set):
+    p = cmp.plan(["exact"], puzzles=str(tiny_set), time_box=10, workers=1)
+    assert [(lane.group, lane.view) for lane in p.lanes] == [("exact", vd.EQUAL_TIME)]
+    assert p.lanes[0].seeds == 1 and len(p.lanes[0].puzzles) == 2
     text = "\n".join(cmp.describe_plan(p))
-    assert "worst case" in text and "native.backtracking" in text
+    assert "native.bitmask vs ortools.cpsat" in text and "time box 10 s" in text
     with pytest.raises(InputError):
         cmp.plan(["no-such-family"], puzzles=str(tiny_set))
+    with pytest.raises(InputError):
+        cmp.plan(["exact"], puzzles=str(tiny_set), time_box=float("inf"))
 
 
-def test_default_plan_fits_two_minutes():
+def test_default_plan_has_both_views_for_stochastic_groups():
     try:
         p = cmp.plan(workers=2)
     except InputError:
         pytest.skip("no default puzzle set here")
-    groups = {g.group for g in p.groups}
-    assert groups, "compare with no arguments plans nothing"
-    # every run at its full budget, spread on 2 workers, leaves room for start-up
-    assert p.worst_case_seconds <= 90
+    views = {(lane.group, lane.view) for lane in p.lanes}
+    assert ("annealing", vd.EQUAL_WORK) in views and ("annealing", vd.EQUAL_TIME) in views
+    assert ("exact", vd.EQUAL_TIME) in views and p.time_box <= 90
 
 
-def test_compare_end_to_end(tiny_set, tmp_path):
+def test_compare_end_to_end(tiny_set, tmp_path, capsys):
     out = tmp_path / "reports" / "cmp.md"
     db = tmp_path / "cmp.db"
-    rc = main(["compare", "backtracking", "--puzzles", str(tiny_set), "--seeds", "1",
-               "--max-seconds", "2", "--workers", "1", "--out", str(out), "--db", str(db),
-               "--quiet"])
+    rc = main(["compare", "exact", "--puzzles", str(tiny_set), "--time-box", "20",
+               "--workers", "1", "--out", str(out), "--db", str(db), "--quiet"])
     assert rc == 0
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert printed[0] == "Verdicts:" and any("native.bitmask vs ortools.cpsat" in line
+                                             for line in printed)
     text = out.read_text()
     assert text.startswith("# ")
-    assert "Regenerate: `sudoku-compare compare backtracking" in text
-    assert "native.backtracking" in text
+    assert "Regenerate: `sudoku-compare compare exact" in text
+    first_section = next(line for line in text.splitlines() if line.startswith("## "))
+    assert first_section == "## Verdicts"
     with Store(db, readonly=True) as store:
         runs = store.runs()
     assert runs and all(r["seed_index"] == 0 for r in runs)
     assert {r["puzzle"].replace(".", "0") for r in runs} == set(tiny_set.read_text().split())
-    for r in runs:
-        if r["solver"] == "native.backtracking":
-            assert r["status"] == "solved"
+    assert all(r["status"] == "solved" for r in runs if r["solver"] == "native.bitmask")
     figs = out.parent / "cmp_figures"
-    svgs = list(figs.glob("*.svg"))
-    assert svgs
-    for f in svgs:
+    for f in figs.glob("*.svg"):
         assert ET.parse(f).getroot().tag.endswith("svg")
         assert f"cmp_figures/{f.name}" in text
