@@ -126,3 +126,9 @@ def test_compare_end_to_end(tiny_set, tmp_path, capsys):
     for f in figs.glob("*.svg"):
         assert ET.parse(f).getroot().tag.endswith("svg")
         assert f"cmp_figures/{f.name}" in text
+
+
+def test_the_cli_default_time_box_is_the_compare_default():
+    from sudoku_compare.bench.commands import compare_cmd
+
+    assert compare_cmd.DEFAULT_TIME_BOX == cmp.DEFAULT_TIME_BOX

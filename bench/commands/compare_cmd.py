@@ -12,8 +12,10 @@ import argparse
 import math
 import sys
 
-from sudoku_compare.bench.compare import DEFAULT_TIME_BOX, compare, compare_command
 from sudoku_compare.problems.errors import InputError
+
+#: bench.compare's default, repeated here so that building the CLI does not import it
+DEFAULT_TIME_BOX = 90.0
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -57,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--time-box {args.time_box}: must be a finite positive number")
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: must be at least 1")
+    # imported when the command runs, not when the CLI starts: it pulls in the report
+    # writer (scipy, matplotlib: about a second), which `sudoku-compare solve` never needs
+    from sudoku_compare.bench.compare import compare, compare_command
+
     command = compare_command(args.families, args.puzzles, args.seeds, args.max_seconds,
                               args.out, args.db, args.workers, args.title, args.max_evals,
                               args.time_box)
