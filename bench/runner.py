@@ -17,13 +17,19 @@ tell about a worker that dies:
   allocation is refused (``std::bad_alloc`` uncaught, a NULL pointer used), but also what
   any other bug does; they count as ``memout`` only when a cap was set and the worker's
   address space, sampled from ``/proc/<pid>/status`` (``VmPeak``) each time the driver
-  polls, had reached :data:`NEAR_CAP` of it. Otherwise, and for every other signal, the
+  polls, had all but reached it (:func:`near_cap`). A refused allocation far below the
+  cap (one huge block) is then reported as ``error`` with the peak, never guessed. Otherwise, and for every other signal, the
   run is ``error`` "worker killed by SIGSEGV" with the peak seen. SIGKILL never comes from
   ``RLIMIT_AS`` (it is another process or the kernel's OOM killer, not our cap): ``error``.
 * the signal's name, the peak and the cap are stored in the run's ``extra``.
 
-Killed and dead workers report nothing, so their evaluations are unknown: they are stored
-as NULL (``extra.evaluations`` says why), never as 0, which would make ERT undercount.
+Killed and dead workers cannot report their evaluations at the end. While a solve runs, a
+thread in the worker samples every :class:`EvaluationCounter` the solve created (the
+counter libraries are called through) every :data:`PROGRESS_S` seconds and sends the
+total; a killed run is stored with the last count, marked a lower bound in
+``extra.evaluations``. Where no count was seen (a native loop counts inside compiled code
+and reports at the end; a thread cannot run while compiled code holds the GIL) the
+evaluations are stored as NULL, "unknown", never as 0, which would make ERT undercount.
 A verified grid that came back after ``max_seconds`` (inside the grace period) is
 ``solved-late``: not solved within the budget.
 
@@ -37,7 +43,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -59,9 +67,13 @@ DEFAULT_MEMORY_MB = 3072
 #: native.bitmask fail at start-up under 500 MB, with ImportError/OSError or a hang in
 #: LLVM, and solve under 550 MB); below this every run would be an error, not a memout.
 MIN_MEMORY_MB = 600
-#: share of the cap a worker's address space must have reached for a death by SIGABRT,
-#: SIGSEGV or SIGBUS to count as ``memout``
-NEAR_CAP = 0.75
+def near_cap(peak_mb: float, cap_mb: int) -> bool:
+    """Whether an address space of ``peak_mb`` had all but reached the cap: within 10 % of
+    it or 64 MB, whichever is more. (A worker at rest already uses about 470 MB, so a share
+    of the cap alone would call every crash under a small cap a memout.)"""
+    return peak_mb >= cap_mb - max(64.0, 0.1 * cap_mb)
+#: seconds between two samples of a running solve's evaluation count
+PROGRESS_S = 0.25
 #: signals C/C++ code dies of when an allocation is refused (and of other bugs)
 _ALLOCATION_SIGNALS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
 #: seconds a worker may spend importing and compiling a solver before it counts as hung.
@@ -135,14 +147,91 @@ def _silence_output() -> None:
     os.close(devnull)
 
 
-def _run_one(task: Task, warm: set[str], conn: Connection) -> dict[str, Any]:
+class _Sender:
+    """The worker's result pipe, shared by the main thread and the progress thread."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._lock = threading.Lock()
+
+    def send(self, message: Any) -> None:
+        with self._lock:  # two threads writing one pipe would interleave their bytes
+            self._conn.send(message)
+
+
+class _Progress:
+    """The running evaluation count of the solve in progress, sent to the driver.
+
+    Every :class:`EvaluationCounter` created in this process is remembered (weakly); the
+    counters created after :meth:`begin` belong to the solve. Only the worker does this:
+    it wraps the counter's ``__init__`` in its own process, so solvers need no hook.
+    """
+
+    def __init__(self, conn: _Sender) -> None:
+        self.conn = conn
+        self.live: weakref.WeakSet = weakref.WeakSet()
+        self.before: set[int] = set()
+        self.active = False
+        from sudoku_compare.problems.encodings.counter import EvaluationCounter
+
+        original = EvaluationCounter.__init__
+        live = self.live
+
+        def remembered(counter: Any, *args: Any, **kwargs: Any) -> None:
+            original(counter, *args, **kwargs)
+            live.add(counter)
+
+        EvaluationCounter.__init__ = remembered  # type: ignore[method-assign]
+        threading.Thread(target=self._loop, name="progress", daemon=True).start()
+
+    def begin(self) -> None:
+        try:
+            self.before = {id(c) for c in list(self.live)}
+        except RuntimeError:  # the set changed while copied: count every counter
+            self.before = set()
+        self.active = True
+
+    def end(self) -> None:
+        self.active = False
+
+    def _loop(self) -> None:
+        last = -1
+        while True:
+            time.sleep(PROGRESS_S)
+            if not self.active:
+                last = -1
+                continue
+            try:
+                total = sum(c.count for c in list(self.live) if id(c) not in self.before)
+            except RuntimeError:  # a counter was created during the copy: next time
+                continue
+            if total != last and self.active:
+                last = total
+                try:
+                    self.conn.send(("progress", int(total)))
+                except (OSError, ValueError):
+                    return
+
+
+def _run_one(task: Task, warm: set[str], conn: _Sender,
+             progress: _Progress | None = None) -> dict[str, Any]:
     for mod in task.imports:
         importlib.import_module(mod)
     spec = registry.get(task.solver)
     puzzle = task.puzzle_obj()
     solver = spec.create(**task.params)
-    outcome = execute(spec, solver, puzzle, task.budget, task.seed, warmed=warm,
-                      on_start=lambda: conn.send(("started", task.key)))
+
+    def started() -> None:
+        conn.send(("started", task.key))
+        if progress is not None:
+            progress.begin()
+
+    try:
+        outcome = execute(spec, solver, puzzle, task.budget, task.seed, warmed=warm,
+                          on_start=started)
+    finally:
+        if progress is not None:
+            progress.end()
     return outcome.to_dict()
 
 
@@ -154,12 +243,17 @@ def worker_entry() -> None:
 
 
 def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
-                conn: Connection) -> None:
-    """The worker loop: receive a task, send ``started`` then ``done``."""
+                results: Connection) -> None:
+    """The worker loop: receive a task, send ``started``, ``progress``... then ``done``."""
     _die_with_parent()
     if silence:
         _silence_output()
     _cap_memory(memory_mb)
+    conn = _Sender(results)
+    try:
+        progress: _Progress | None = _Progress(conn)
+    except Exception:  # noqa: BLE001 - no running count is no reason to fail the runs
+        progress = None
     warm: set[str] = set()
     while True:
         try:
@@ -169,7 +263,7 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
         if task is None:
             return
         try:
-            result = _run_one(task, warm, conn)
+            result = _run_one(task, warm, conn, progress)
             conn.send(("done", result))
         except MemoryError:
             conn.send(("done", {"status": "memout", "error": "MemoryError outside solve",
@@ -200,6 +294,8 @@ class Worker:
         self.deadline = 0.0
         #: the largest address space (MB) seen in the current task (VmPeak of the child)
         self.peak_mb = 0.0
+        #: the last running evaluation count the solving worker sent (None: none yet)
+        self.evaluations_seen: int | None = None
         self.start()
 
     def start(self) -> None:
@@ -253,6 +349,7 @@ class Worker:
         assert self.conn is not None and self.task is None
         self.task = task
         self.peak_mb = 0.0
+        self.evaluations_seen = None
         self.phase = "warming"
         self.deadline = time.monotonic() + WARMUP_TIMEOUT_S
         assert self._tasks is not None
@@ -270,8 +367,13 @@ class Worker:
         try:
             while self.conn.poll():
                 kind, payload = self.conn.recv()
+                if kind == "progress":
+                    if self.phase == "solving":  # not a late sample of the previous task
+                        self.evaluations_seen = int(payload)
+                    continue
                 if kind == "started":
                     self.phase = "solving"
+                    self.evaluations_seen = None
                     self.deadline = (time.monotonic() + task.budget.max_seconds
                                      + grace_seconds(task.budget.max_seconds))
                 elif kind == "done":
@@ -296,8 +398,8 @@ class Worker:
                 limit = task.budget.max_seconds + grace_seconds(task.budget.max_seconds)
                 out = Outcome(status=Status.TIMEOUT, elapsed_s=limit,
                               error=f"no answer within {limit:g} s; worker killed",
-                              stop_reason=StopReason.KILLED, evaluations=None,  # type: ignore[arg-type]
-                              extra={"evaluations": "unknown: killed at the hard deadline"})
+                              stop_reason=StopReason.KILLED)
+                self._charge_running_count(out, "killed at the hard deadline")
             return self._finish(out, replaced=True)
         return None
 
@@ -314,8 +416,20 @@ class Worker:
         except (OSError, ValueError, IndexError):  # not Linux, or already gone
             pass
 
+    def _charge_running_count(self, out: Outcome, why: str) -> None:
+        """Evaluations of a run that could not report them: the last running count (a
+        lower bound), else unknown (NULL), never 0."""
+        seen = self.evaluations_seen
+        if seen:
+            out.evaluations = seen
+            out.extra["evaluations"] = f"lower bound: the running count when {why}"
+        else:
+            out.evaluations = None  # type: ignore[assignment]
+            out.extra["evaluations"] = f"unknown: {why} before reporting a count"
+
     def _died(self) -> Outcome:
         """The outcome of a worker that died during a task, classified after reaping it."""
+        counted = self.evaluations_seen
         code: int | None = None
         if self.process is not None:
             try:
@@ -325,9 +439,8 @@ class Worker:
                 code = None
         peak, cap = self.peak_mb, self.memory_mb
         self.restart()
-        extra: dict[str, float | int | str] = {
-            "evaluations": "unknown: the worker died before reporting"}
-        seen = f"peak address space {peak:.0f} MB" + (f" of a {cap} MB cap" if cap else "")
+        extra: dict[str, float | int | str] = {}
+        where = f"peak address space {peak:.0f} MB" + (f" of a {cap} MB cap" if cap else "")
         if peak:
             extra["peak_mb"] = round(peak, 1)
         if cap:
@@ -336,7 +449,7 @@ class Worker:
         if code is None:
             error = "worker stopped answering and was killed"
         elif code >= 0:
-            error = f"worker exited with code {code} ({seen})"
+            error = f"worker exited with code {code} ({where})"
         else:
             try:
                 sig = signal.Signals(-code)
@@ -344,16 +457,18 @@ class Worker:
             except ValueError:
                 sig, name = None, f"signal {-code}"
             extra["signal"] = name
-            if sig in _ALLOCATION_SIGNALS and cap and peak >= NEAR_CAP * cap:
+            if sig in _ALLOCATION_SIGNALS and cap and near_cap(peak, cap):
                 status = Status.MEMOUT
-                error = f"worker killed by {name} at its memory cap ({seen})"
+                error = f"worker killed by {name} at its memory cap ({where})"
             elif sig == signal.SIGKILL:
                 error = (f"worker killed by SIGKILL, not by the bench: another process or "
-                         f"the kernel's OOM killer ({seen})")
+                         f"the kernel's OOM killer ({where})")
             else:
-                error = f"worker killed by {name} ({seen})"
-        return Outcome(status=status, error=error, stop_reason=StopReason.ERROR,
-                       evaluations=None, extra=extra)  # type: ignore[arg-type]
+                error = f"worker killed by {name} ({where})"
+        out = Outcome(status=status, error=error, stop_reason=StopReason.ERROR, extra=extra)
+        self.evaluations_seen = counted
+        self._charge_running_count(out, "the worker died")
+        return out
 
     def _finish(self, out: Outcome, replaced: bool = False) -> Outcome:
         task = self.task

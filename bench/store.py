@@ -247,14 +247,11 @@ class _WriterLock:
         self.path = db.with_name(db.name + ".lock")
         try:
             self.fd = os.open(self.path, os.O_RDWR | (os.O_CREAT if create else 0), 0o644)
-        except FileNotFoundError:
-            if not create:
-                raise
-            raise _refuse(db, f"cannot create its lock file {self.path.name} "
-                              f"(no such folder)") from None
         except OSError as exc:
-            raise _refuse(db, f"cannot create its lock file {self.path.name} "
-                              f"({exc.strerror or exc})") from None
+            if not create and isinstance(exc, FileNotFoundError):
+                raise
+            raise _refuse(db, f"is in a place where files cannot be created (its lock file "
+                              f"{self.path.name}: {exc.strerror or exc})") from None
         try:
             import fcntl
 
@@ -322,7 +319,8 @@ class Store:
                                              f"({exc.strerror or exc})") from None
             if not os.access(self.path.parent, os.W_OK) or (
                     self.path.exists() and not os.access(self.path, os.W_OK)):
-                raise _refuse(self.path, "is in a place this user cannot write")
+                raise _refuse(self.path, "cannot be written by this user "
+                                         "(a read-only file or folder)")
             if self._lock is None:
                 self._lock = _WriterLock(self.path)
             self.conn = sqlite3.connect(self.path)

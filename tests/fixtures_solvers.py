@@ -40,6 +40,21 @@ class Hang(_Base):
             time.sleep(0.01)
 
 
+class CountingHang(_Base):
+    """Evaluates through the shared counter, as a library does, and never returns."""
+
+    name = "test.counting-hang"
+
+    def solve(self, puzzle, budget, seed):
+        from sudoku_compare.problems.encodings.counter import EvaluationCounter
+
+        counter = EvaluationCounter()
+        objective = counter.wrap(lambda x: x)
+        while True:
+            objective(1)
+            time.sleep(0.0005)
+
+
 class Hog(_Base):
     """Allocates without bound (address space; pages untouched so the test stays fast)."""
 
@@ -173,6 +188,6 @@ class Flaky(_Base):
 
 
 load()  # the built-in solvers first, so these never shadow a real name
-for _cls in (Hang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky,
+for _cls in (Hang, CountingHang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky,
              *(_signal_solver(name) for name in DEATH_SIGNALS)):
     register(_cls)
