@@ -105,3 +105,54 @@ def test_bootstrap_median_ratio_is_seeded_and_brackets_the_ratio():
     assert paired[1] <= paired[0] <= paired[2]
     r, lo, hi = stats.bootstrap_median_ratio([1.0], [2.0], paired=False)
     assert r == 0.5 and math.isnan(lo) and math.isnan(hi)
+
+
+def test_mann_whitney_is_exact_under_ties():
+    # 6 seeds a side, native solves 4 (1..4 s), the library none: PAR-2 failures tie at 20.
+    # U = 0 * 4 + 2 * 6 * 0.5 = 6; of C(12, 6) = 924 equally likely splits, 56 put U at
+    # least as far from 18 as 6 is; the normal approximation says 0.028
+    r = stats.mann_whitney([1, 2, 3, 4, 20, 20], [20] * 6)
+    assert r.statistic == 6 and r.method == "exact permutation"
+    assert r.p_value == pytest.approx(56 / 924) and round(r.p_value, 3) == 0.061
+    # no ties and fewer than 20 a side: scipy's exact distribution (U = 0 of C(6, 3) = 20)
+    assert stats.mann_whitney([1, 2, 3], [4, 5, 6]).method == "exact"
+    # no ties and 20 a side: the approximation is good enough there
+    big = stats.mann_whitney(list(range(20)), [x + 0.5 for x in range(20)])
+    assert big.method == "normal approximation"
+
+
+def test_wilcoxon_counts_the_pairs_that_differ():
+    # 7 pairs, the last tied: 6 differ, all one sign -> 2 / 2**6 (exact sign-flip test,
+    # since the six |d| = 1 tie among themselves)
+    r = stats.wilcoxon_paired([1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 7])
+    assert r.nonzero == 6 and r.p_value == pytest.approx(2 / 64)
+    assert r.method == "exact permutation"
+    assert stats.wilcoxon_paired([1, 2, 3], [1, 2, 3]).nonzero == 0
+    assert [stats.wilcoxon_min_p(m) for m in (5, 6)] == [0.0625, 0.03125]
+    assert stats.WILCOXON_MIN_NONZERO == 6
+
+
+def test_paired_effect_by_hand():
+    # library - native = +1, 0, +1, -1, +4, 0: native better on 3, tied on 2 -> (3 + 1) / 6;
+    # non-zero |d| 1, 1, 1, 4 -> ranks 2, 2, 2, 4; W+ = 8, W- = 2 -> r = 6 / 10
+    e = stats.paired_effect([1, 2, 3, 4, 5, 6], [2, 2, 4, 3, 9, 6], seed=1)
+    assert e.share == pytest.approx(4 / 6) and e.rank_biserial == pytest.approx(0.6)
+    assert e.share_low <= e.share <= e.share_high and e.rb_low <= e.rank_biserial <= e.rb_high
+    assert e == stats.paired_effect([1, 2, 3, 4, 5, 6], [2, 2, 4, 3, 9, 6], seed=1)
+    # the case: native 20 % faster on every one of 10 puzzles from 1 ms to 1 s
+    # is one effect, not "negligible" (the unpaired A12 of the same numbers is 0.555)
+    times = np.array([1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.2, 0.3, 0.5, 0.8, 1.0])
+    consistent = stats.paired_effect(0.8 * times, times)
+    assert consistent.share == 1.0 and consistent.rank_biserial == 1.0
+    assert stats.a12(times, 0.8 * times) == pytest.approx(0.555)  # 55.5 of 100 pairs
+    small = stats.paired_effect([1, 2], [2, 3])
+    assert small.share == 1.0 and math.isnan(small.share_low)  # too few to resample
+
+
+def test_a12_interval_is_seeded():
+    x, y = [1, 2, 3, 4, 5], [3, 4, 5, 6, 7]
+    value, lo, hi = stats.a12_interval(x, y, seed=4)
+    # x > y: 4>3, 5>3, 5>4 = 3; ties: 3, 4, 5 = 3 -> (3 + 1.5) / 25
+    assert value == pytest.approx(4.5 / 25) and lo <= value <= hi
+    assert stats.a12_interval(x, y, seed=4) == (value, lo, hi)
+    assert math.isnan(stats.a12_interval([1, 2], [3, 4])[1])

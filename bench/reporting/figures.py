@@ -8,9 +8,11 @@ figure copied out of the report still says what it measured.
 
 Figures:
 
-- runtime ECDF per puzzle set: fraction of (puzzle, seed) runs solved within x seconds and
-  within x evaluations (log axis), the standard way to compare solvers across a whole
-  budget instead of at one cut-off;
+- runtime ECDF per puzzle set: fraction of (puzzle, seed) runs solved within x seconds
+  (equal time) and, for runs with an evaluation budget, within x evaluations (equal work;
+  a solver whose runs the clock cut off is left out of it and named in the caption, since
+  its curve would compare different stopping rules), the standard way to compare solvers
+  across a whole budget instead of at one cut-off;
 - convergence per stochastic family and set: best energy against evaluations, median and
   interquartile band over runs (each run's best-so-far trace, held after it stops);
 - success per difficulty: a bar per solver and difficulty with the Wilson 95 % interval.
@@ -29,6 +31,7 @@ import numpy as np
 from . import stats
 from .seed_view import DIFFICULTY_ORDER, difficulty
 from .summary import (
+    EQUAL_WORK,
     STOCHASTIC_FAMILIES,
     FigureRef,
     Run,
@@ -41,6 +44,7 @@ from .summary import (
     solver_sort_key,
     sort_families,
     sort_sets,
+    withheld_reason,
 )
 
 SVG_SALT = "sudoku-compare"
@@ -319,17 +323,26 @@ def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str) -> list[F
         rs = by_set[pset]
         slug = _slug(pset)
         add("ecdf-time", f"ecdf-time-{slug}.svg",
-            describe(rs, f"Runtime ECDF on {pset}: fraction of runs solved within the time"),
+            describe(rs, f"Equal time: runtime ECDF on {pset}, fraction of runs solved within the time"),
             lambda p, rs=rs, pset=pset: ecdf(rs, seconds_spent, p, "solve time (s, log)",
                                              f"Runs solved vs time — {pset}", 1e-6,
                                              colours))
-        add("ecdf-evaluations", f"ecdf-evals-{slug}.svg",
-            describe([r for r in rs if evaluations(r) > 0] or rs,
-                     f"Runtime ECDF on {pset}: fraction of runs solved within the evaluations "
-                     "(solvers that count evaluations)"),
-            lambda p, rs=rs, pset=pset: ecdf(rs, evaluations, p, "objective evaluations (log)",
-                                             f"Runs solved vs evaluations — {pset}", 1.0,
-                                             colours))
+        for max_evals in sorted({r["max_evaluations"] for r in rs
+                                 if r.get("max_evaluations") is not None}):
+            work = [r for r in rs if r.get("max_evaluations") == max_evals]
+            left_out = sorted({r["solver"] for r in work if withheld_reason(
+                [x for x in work if x["solver"] == r["solver"]], EQUAL_WORK)})
+            drawn = [r for r in work if r["solver"] not in left_out]
+            if not drawn:
+                continue
+            note = (f" Left out (runs stopped by the clock, stop reason unknown, or no "
+                    f"evaluations counted): {', '.join(left_out)}." if left_out else "")
+            add("ecdf-evaluations", f"ecdf-evals-{slug}-{int(max_evals)}.svg",
+                describe(drawn, f"Equal work: runtime ECDF on {pset}, fraction of runs solved "
+                         f"within the evaluations ({int(max_evals):,} per run)") + note,
+                lambda p, drawn=drawn, pset=pset: ecdf(
+                    drawn, evaluations, p, "objective evaluations (log)",
+                    f"Runs solved vs evaluations — {pset}", 1.0, colours))
     for fam in sort_families(r["family"] for r in runs):
         if fam not in STOCHASTIC_FAMILIES:
             continue

@@ -17,7 +17,7 @@ from . import markdown
 from .comparisons import compare_all
 from .figures import write_figures
 from .seed_view import seed_view
-from .summary import ReportSummary, Run, family_tables, load_db, metadata
+from .summary import ReportSummary, Run, family_tables, load_db, metadata, uniqueness
 
 
 def figure_dir_for(out: Path) -> Path:
@@ -34,8 +34,17 @@ def build_summary(db: str | Path, out: str | Path | None = None, *,
     """
     db_runs, campaigns = load_db(db)
     runs = db_runs if runs is None else runs
-    meta = metadata(runs, campaigns, db_label or str(db),
-                    report_command or f"sudoku-compare report --db {db}")
+    return summarize(runs, campaigns, out, db_label=db_label or str(db),
+                     report_command=report_command or f"sudoku-compare report --db {db}",
+                     figures=figures)
+
+
+def summarize(runs: list[Run], campaigns: list[dict] | None = None,
+              out: str | Path | None = None, *, db_label: str = "(rows)",
+              report_command: str = "", figures: bool = True) -> ReportSummary:
+    """The summary of stored rows (dicts as :meth:`Store.runs` returns them), no database
+    needed: what a notebook holding rows, or a test with a hand-made list, calls."""
+    meta = metadata(runs, list(campaigns or []), db_label, report_command)
     refs = []
     if out is not None and figures:
         out = Path(out)
@@ -43,7 +52,8 @@ def build_summary(db: str | Path, out: str | Path | None = None, *,
         refs = write_figures(runs, fdir, fdir.name)
     return ReportSummary(metadata=meta, tables=family_tables(runs), comparisons=compare_all(runs),
                          seed_view=seed_view(runs), figures=refs,
-                         markdown_path=str(out) if out is not None else None)
+                         markdown_path=str(out) if out is not None else None,
+                         uniqueness=uniqueness(runs))
 
 
 def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> list[Path]:
@@ -58,10 +68,11 @@ def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> l
             w.writerow([json.dumps(r.get(c), sort_keys=True) if c in JSON_COLUMNS
                         and r.get(c) is not None else r.get(c) for c in RUN_COLUMNS])
     summary_path = d / "summary.csv"
-    rows = [asdict(row) | {"group": t.family} for t in summary.tables for row in t.rows]
+    rows = [asdict(row) | {"group": t.family, "view": t.view} for t in summary.tables
+            for row in t.rows]
     with summary_path.open("w", newline="") as fh:
         if rows:
-            cols = ["group"] + [k for k in rows[0] if k != "group"]
+            cols = ["group", "view"] + [k for k in rows[0] if k not in ("group", "view")]
             w = csv.DictWriter(fh, fieldnames=cols)
             w.writeheader()
             for row in rows:
