@@ -219,3 +219,41 @@ def test_uniqueness_is_counted_per_set_and_unknown_when_absent():
     assert "may return different valid grids" in text
     none = "\n".join(markdown.uniqueness_section(uniqueness(EQUAL_WORK_RUNS)))
     assert "Not recorded" in none
+
+
+def test_two_libraries_share_one_counterpart():
+    """native.ga is the twin of pygad.ga and of deap.ga: both pairs are counterpart pairs."""
+    rows = [dict(r, solver=s, family="genetic", origin=o, run_id=s + r["run_id"])
+            for s, o in (("native.ga", "native"), ("pygad.ga", "pygad"), ("deap.ga", "deap"),
+                         ("native.ga-memetic", "native")) for r in EQUAL_WORK_RUNS[:6]]
+    (t,) = family_tables(rows)
+    assert [(r.solver, r.role, r.partner) for r in t.rows] == [
+        ("native.ga", "counterpart", "deap.ga, pygad.ga"),
+        ("deap.ga", "library", "native.ga"), ("pygad.ga", "library", "native.ga"),
+        ("native.ga-memetic", "native improvement", "native.ga")]
+    assert [(c.native, c.library, c.kind) for c in compare_all(rows)] == [
+        ("native.ga", "deap.ga", "counterpart"), ("native.ga", "pygad.ga", "counterpart"),
+        ("native.ga-memetic", "deap.ga", "native improvement"),
+        ("native.ga-memetic", "pygad.ga", "native improvement")]
+
+
+def test_ert_is_a_lower_bound_where_evaluations_are_unknown():
+    # a worker that died: its evaluations are the last trace sample, a lower bound
+    died = run("native.sa", P2, 2, "error", 700, "error",
+               extra={"evaluations": "lower bound: the last trace sample"})
+    rows = [*EQUAL_WORK_RUNS[:5], died]
+    (t,) = [t for t in family_tables(rows) if t.view == "equal work"]
+    (r,) = t.rows
+    assert r.ert_evaluations == pytest.approx((5000 + 8000 + 20000 + 12000 + 20000 + 700) / 3)
+    assert r.ert_evaluations_lower_bound
+    text = "\n".join(markdown.family_section(t))
+    assert "| ≥ 21,900 |" in text and "undercounts" in text
+
+
+def test_max_evals_alone_draws_no_time_figure(tmp_path):
+    s = summarize(EQUAL_WORK_RUNS, out=tmp_path / "w.md")
+    kinds = [f.kind for f in s.figures]
+    assert "ecdf-time" not in kinds and kinds.count("ecdf-evaluations") == 1
+    (ecdf,) = [f for f in s.figures if f.kind == "ecdf-evaluations"]
+    assert "Equal work" in ecdf.caption and "20,000 per run" in ecdf.caption
+    assert (tmp_path / ecdf.path).is_file()

@@ -32,6 +32,7 @@ from .summary import (
     Run,
     budget_sort_key,
     comparison_group,
+    counterpart_of,
     penalised_evaluations,
     penalised_seconds,
     puzzle_key,
@@ -96,13 +97,16 @@ class Comparison:
     rb_high: float = math.nan
 
 
-def _kind(native_role: tuple[str, str | None], library: str) -> str:
-    role, partner = native_role
-    if role == "counterpart" and partner == library:
+def _kind(native: str, native_role: tuple[str, str | None], library: str) -> str:
+    """counterpart (the library names this native), native improvement (the counterpart's
+    algorithm with other settings) or native variant (anything else, including the twin of
+    another library of the group)."""
+    role, _ = native_role
+    if counterpart_of(library) == native:
         return "counterpart"
-    if role == "counterpart":
-        return "native variant"  # the twin of another library of the group
-    return role if role in KIND_ORDER else "native variant"
+    if role == "native improvement":
+        return role
+    return "native variant"
 
 
 def _pairs(runs: list[Run]) -> list[tuple[str, str, tuple[float, int | None], str, str, str]]:
@@ -117,11 +121,13 @@ def _pairs(runs: list[Run]) -> list[tuple[str, str, tuple[float, int | None], st
         rs = roles(names)
         natives = sorted(n for n, o in names.items() if o == "native")
         libraries = sorted(n for n, o in names.items() if o != "native")
-        out += [(group, pset, budget, a, b, _kind(rs[a], b)) for a in natives for b in libraries]
+        out += [(group, pset, budget, a, b, _kind(a, rs[a], b)) for a in natives
+                for b in libraries]
     set_rank = {s: i for i, s in enumerate(sort_sets(p for _, p, _, _, _, _ in out))}
     kind_rank = {k: i for i, k in enumerate(KIND_ORDER)}
-    return sorted(out, key=lambda t: (t[0], set_rank[t[1]], budget_sort_key(t[2]), t[4],
-                                      kind_rank[t[5]], t[3]))
+    # counterpart pairs first, then improvements, then other natives (each by library)
+    return sorted(out, key=lambda t: (t[0], set_rank[t[1]], budget_sort_key(t[2]),
+                                      kind_rank[t[5]], t[4], t[3]))
 
 
 def _by_puzzle(runs: list[Run], measure: Callable[[Run], float]) -> dict[str, list[float]]:

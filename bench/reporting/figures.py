@@ -31,6 +31,7 @@ import numpy as np
 from . import stats
 from .seed_view import DIFFICULTY_ORDER, difficulty
 from .summary import (
+    EQUAL_TIME,
     EQUAL_WORK,
     STOCHASTIC_FAMILIES,
     FigureRef,
@@ -44,6 +45,8 @@ from .summary import (
     solver_sort_key,
     sort_families,
     sort_sets,
+    view_budget,
+    views_of,
     withheld_reason,
 )
 
@@ -322,11 +325,19 @@ def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str) -> list[F
     for pset in sort_sets(by_set):
         rs = by_set[pset]
         slug = _slug(pset)
-        add("ecdf-time", f"ecdf-time-{slug}.svg",
-            describe(rs, f"Equal time: runtime ECDF on {pset}, fraction of runs solved within the time"),
-            lambda p, rs=rs, pset=pset: ecdf(rs, seconds_spent, p, "solve time (s, log)",
-                                             f"Runs solved vs time — {pset}", 1e-6,
-                                             colours))
+        # a seconds figure only for runs whose budget makes time the question (see
+        # views_of): under --max-evals alone, with no run reaching the clock, there is none
+        partitions: dict[tuple[float, int | None], list[Run]] = defaultdict(list)
+        for r in rs:
+            partitions[view_budget(r)].append(r)
+        timed = [r for part in partitions.values() if EQUAL_TIME in views_of(part) for r in part]
+        if timed:
+            add("ecdf-time", f"ecdf-time-{slug}.svg",
+                describe(timed, f"Equal time: runtime ECDF on {pset}, fraction of runs solved "
+                         "within the time"),
+                lambda p, timed=timed, pset=pset: ecdf(
+                    timed, seconds_spent, p, "solve time (s, log)",
+                    f"Runs solved vs time — {pset}", 1e-6, colours))
         for max_evals in sorted({r["max_evaluations"] for r in rs
                                  if r.get("max_evaluations") is not None}):
             work = [r for r in rs if r.get("max_evaluations") == max_evals]

@@ -150,7 +150,10 @@ def _schedule_text(row: SolverRow) -> str:
     """Median share of the schedule completed; "unknown" when no run recorded one."""
     if row.schedule_fraction_runs == 0:
         return "unknown"
-    text = f"{100 * row.schedule_fraction_median:.0f} %"
+    # three significant digits: 0.48 % of a cooling schedule must not print as 0 %, nor
+    # 99.96 % as a finished 100 %
+    share = 100 * row.schedule_fraction_median
+    text = f"{share:.3g} %" if share < 99.95 or row.schedule_fraction_median >= 1 else "99.9 %"
     if row.schedule_fraction_runs < row.runs:
         text += f" ({row.schedule_fraction_runs} of {row.runs} runs)"
     return text
@@ -338,8 +341,8 @@ def uniqueness_section(sets: list[SetUniqueness]) -> list[str]:
     out = ["## Puzzles with several solutions", ""]
     if all(u.unknown == u.puzzles for u in sets):
         return out + ["Not recorded: these runs do not say whether their puzzles have one "
-                      "solution (a store written before uniqueness was checked), so "
-                      "multi-solution puzzles, if any, are counted as solved like the others.", ""]
+                      "solution, so multi-solution puzzles, if any, are counted as solved like "
+                      "the others and solvers may have returned different valid grids.", ""]
     for u in sets:
         text = f"- {u.puzzle_set}: {u.several} of {u.puzzles} puzzles have several solutions"
         if u.unknown:

@@ -274,7 +274,8 @@ ROLE_ORDER = ("counterpart", "library", "native improvement", "native variant", 
 def roles(solvers: dict[str, str]) -> dict[str, tuple[str, str | None]]:
     """``{solver: (role, partner)}`` for the solvers (name -> origin) of one table.
 
-    ``counterpart``: the native an adapter of the table names (partner: that adapter);
+    ``counterpart``: the native an adapter of the table names (partner: the adapters that
+    name it, comma-separated: native.ga is the twin of both pygad.ga and deap.ga);
     ``library``: an adapter whose counterpart ran (partner: the native); ``native
     improvement``: a native of a counterpart's class with other settings (reheat,
     restarts, memetic, hybrid; partner: the counterpart); ``native variant``: any other
@@ -283,16 +284,16 @@ def roles(solvers: dict[str, str]) -> dict[str, tuple[str, str | None]]:
     """
     out: dict[str, tuple[str, str | None]] = {}
     libraries = sorted(n for n, o in solvers.items() if o != "native")
-    twins: dict[str, str] = {}
+    twins: dict[str, list[str]] = defaultdict(list)
     for lib in libraries:
         twin = counterpart_of(lib)
         if twin is not None and solvers.get(twin) == "native":
             out[lib] = ("library", twin)
-            twins.setdefault(twin, lib)
+            twins[twin].append(lib)
         else:
             out[lib] = ("other library", twin)
-    for twin, lib in twins.items():
-        out[twin] = ("counterpart", lib)
+    for twin, libs in twins.items():
+        out[twin] = ("counterpart", ", ".join(libs))
     classes = {}
     for twin in twins:
         cls = _solver_class(twin)
