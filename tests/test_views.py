@@ -257,3 +257,14 @@ def test_max_evals_alone_draws_no_time_figure(tmp_path):
     (ecdf,) = [f for f in s.figures if f.kind == "ecdf-evaluations"]
     assert "Equal work" in ecdf.caption and "20,000 per run" in ecdf.caption
     assert (tmp_path / ecdf.path).is_file()
+
+
+def test_a_solver_that_counts_no_evaluations_is_compared_on_time_only():
+    rows = [dict(r, evaluations=0) if r["solver"] == "native.sa" else r
+            for r in EQUAL_WORK_RUNS]
+    tables = family_tables(rows)
+    assert [t.view for t in tables] == ["equal work", "equal time"]
+    comps = compare_all(rows)
+    work = [c for c in comps if c.view == "equal work"]
+    assert len(work) == 1 and work[0].note == (
+        "n/a: a time-only comparison (native.sa: counts no evaluations)")

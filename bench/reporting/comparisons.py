@@ -166,7 +166,10 @@ def compare_pair(group: str, pset: str, native: str, library: str,
                           n=len(common), statistic=nan, p_value=nan, a12=nan, magnitude="",
                           native_median=nan, library_median=nan, ratio=nan, ratio_low=nan,
                           ratio_high=nan,
-                          note="n/a: runs stopped by different rules (" + "; ".join(why) + ")")
+                          note=("n/a: a time-only comparison (" if all(
+                              w.endswith("counts no evaluations") for w in why)
+                              else "n/a: runs stopped by different rules (")
+                          + "; ".join(why) + ")")
     seed = zlib.crc32(f"{pset}|{native}|{library}|{view}".encode())
     extra: dict = {}
     if len(common) >= 2:

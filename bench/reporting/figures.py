@@ -302,6 +302,16 @@ def success_bars(runs: list[Run], path: Path, title: str,
     return True
 
 
+def _clock_note(runs: list[Run]) -> str:
+    """Names the solvers the clock stopped: an evaluations axis shows how far they got in
+    their time, not what they would do with the same work."""
+    cut = sorted({r["solver"] for r in runs if r.get("stop_reason") in ("clock", "killed")})
+    if not cut:
+        return ""
+    return (" Stopped by the clock in some runs (their curves show the work done in the "
+            f"time, not at equal work): {', '.join(cut)}.")
+
+
 def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str) -> list[FigureRef]:
     """Every figure of a report into ``figure_dir``; links are ``link_prefix/<file>``.
 
@@ -364,7 +374,8 @@ def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str) -> list[F
             add("convergence", f"convergence-{fam}-{_slug(pset)}.svg",
                 describe(rs, f"Convergence of the {fam} solvers on {pset}: best energy vs "
                          "evaluations, median line and interquartile band over all "
-                         "(puzzle, seed) runs, each run held at its last value after it stops"),
+                         "(puzzle, seed) runs, each run held at its last value after it stops")
+                + _clock_note(rs),
                 lambda p, rs=rs, fam=fam, pset=pset: convergence(
                     rs, p, f"Best energy vs evaluations — {fam}, {pset}", colours))
     add("success", "success-by-difficulty.svg",
