@@ -268,3 +268,6 @@ def test_a_solver_that_counts_no_evaluations_is_compared_on_time_only():
     work = [c for c in comps if c.view == "equal work"]
     assert len(work) == 1 and work[0].note == (
         "n/a: a time-only comparison (native.sa: counts no evaluations)")
+    table = [t for t in tables if t.view == "equal work"][0]
+    text = "\n".join(markdown.family_section(table))
+    assert "¹ Not shown: `native.sa`: counts no evaluations: an evaluations figure" in text

@@ -235,7 +235,9 @@ def family_section(table: FamilyTable) -> list[str]:
            if work else "so its PAR-2 in seconds would charge twice the time budget to runs "
            "the clock did not stop")
     for i, note in enumerate(notes):
-        out.append(f"{_mark(i)} Not shown: {note}, {why}." + ("  " if i < len(notes) - 1 else ""))
+        text = (f"{note}: an evaluations figure of it would be a count of zeros" if
+                note.endswith("counts no evaluations") else f"{note}, {why}")
+        out.append(f"{_mark(i)} Not shown: {text}." + ("  " if i < len(notes) - 1 else ""))
     if notes:
         out.append("")
     if any(r.ert_evaluations_lower_bound and not r.withheld for r in table.rows) and work:
