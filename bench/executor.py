@@ -14,7 +14,9 @@ from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from multiprocessing.connection import wait
 
+from sudoku_compare import registry
 from sudoku_compare.outcome import Outcome
+from sudoku_compare.problems.errors import InputError
 
 from .runner import DEFAULT_MEMORY_MB, Task, Worker
 
@@ -59,6 +61,7 @@ class LocalProcessExecutor(Executor):
         warmed: dict[int, set[str]] = {id(w): set() for w in pool}
         started: set[str] = set()
         ready: set[str] = set()
+        served: dict[tuple[int, str], int] = {}
         while queue or any(w.task is not None for w in pool):
             for w in pool:
                 if w.task is None and queue:
@@ -72,6 +75,9 @@ class LocalProcessExecutor(Executor):
                 out = w.poll()
                 if out is not None:
                     ready.add(task.unit)
+                    if _worn_out(served, w, task.solver):
+                        w.restart()
+                        warmed[id(w)] = set()
                     yield task, out
             busy = [w for w in pool if w.task is not None]
             if busy and not any(w.task is None for w in pool if queue):
@@ -84,6 +90,23 @@ class LocalProcessExecutor(Executor):
         for w in self._pool:
             w.close()
         self._pool = []
+
+
+def _worn_out(served: dict[tuple[int, str], int], worker: Worker, solver: str) -> bool:
+    """Count a finished run; true when the solver's ``runs_per_worker`` says the worker
+    process must be replaced now (and reset its count)."""
+    try:
+        limit = registry.get(solver).cls.runs_per_worker
+    except InputError:   # registered only inside the worker (Task.imports)
+        return False
+    if not limit:
+        return False
+    key = (id(worker), solver)
+    served[key] = served.get(key, 0) + 1
+    if served[key] < limit:
+        return False
+    served[key] = 0
+    return True
 
 
 def _next_for(queue: deque[Task], warmed: AbstractSet[str], started: AbstractSet[str],

@@ -52,6 +52,10 @@ class Solver:
     #: for an adapter: the registered native solver that runs the same algorithm on the
     #: same encoding with the same parameters as far as the library allows
     counterpart: ClassVar[str | None] = None
+    #: a library that keeps memory it never frees (pychoco 0.4.0: about 170 KB a solve)
+    #: declares after how many runs a campaign worker is replaced by a fresh process, so a
+    #: long campaign stays under the memory cap instead of ending in ``memout``
+    runs_per_worker: ClassVar[int | None] = None
 
     def __init__(self, params: Any = None, **overrides: Any) -> None:
         base = params if params is not None else self.Params()

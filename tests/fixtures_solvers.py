@@ -187,7 +187,21 @@ class Flaky(_Base):
         return create("native.backtracking").solve(puzzle, budget, seed)
 
 
+class Leaky(_Base):
+    """Declares that its worker must be replaced every two runs; reports the worker's pid."""
+
+    name = "test.leaky"
+    runs_per_worker = 2
+
+    def solve(self, puzzle, budget, seed):
+        from sudoku_compare.registry import create
+
+        out = create("native.backtracking").solve(puzzle, budget, seed)
+        out.extra["pid"] = os.getpid()
+        return out
+
+
 load()  # the built-in solvers first, so these never shadow a real name
-for _cls in (Hang, CountingHang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky,
+for _cls in (Hang, CountingHang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky, Leaky,
              *(_signal_solver(name) for name in DEATH_SIGNALS)):
     register(_cls)

@@ -91,3 +91,16 @@ def test_a_free_worker_prefers_kernels_it_has_and_then_kernels_nobody_compiles()
     assert _next_for(queue, {"z"}, {"a", "b", "c"}, {"c"}).key == "c1"
     assert _next_for(queue, {"z"}, {"a", "b", "c"}).key == "b0"  # else the next in line
     assert [x.key for x in queue] == ["a1"]
+
+
+def test_a_worker_is_replaced_after_the_runs_its_solver_allows():
+    """``runs_per_worker = 2``: six runs on one worker use three processes, two runs each,
+    every grid still verified (the pychoco memory leak is handled this way)."""
+    tasks = [Task("test.leaky", EASY, Budget(5.0), s, {}, IMPORTS, str(s)) for s in range(6)]
+    pids = []
+    with LocalProcessExecutor(workers=1, memory_mb=1024) as ex:
+        for _task, outcome in ex.map_unordered(tasks):
+            assert outcome.status == "solved"
+            pids.append(outcome.extra["pid"])
+    assert len(set(pids)) == 3
+    assert [pids.count(p) for p in dict.fromkeys(pids)] == [2, 2, 2]
