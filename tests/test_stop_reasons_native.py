@@ -45,7 +45,11 @@ def _deep() -> Puzzle:
     return Puzzle(5, tuple(cells))
 
 
-NATIVES = [s for s in registry.all_specs() if s.origin == "native"]
+#: the built-in natives only: the misbehaving fixtures (tests/fixtures_solvers.py, names
+#: ``test.*``, some of which never return) are registered once another test module imports
+#: them, and must never be called in-process here
+NATIVES = [s for s in registry.all_specs()
+           if s.origin == "native" and s.source == registry.BUILT_IN]
 STOCHASTIC = sorted(s.name for s in NATIVES if s.cls.stochastic)
 EXACT = sorted(s.name for s in NATIVES if not s.cls.stochastic)
 #: the stochastic Params that share the restart driver, and a schedule short enough to finish:
