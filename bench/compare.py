@@ -491,20 +491,6 @@ def _round_specs(p: RacePlan, rnd: int, runs: Sequence[dict], left: float, campa
 
 
 # -- the report -------------------------------------------------------------------------
-def verdict_section(verdicts: Sequence[Verdict]) -> list[str]:
-    out = ["## Verdicts", "",
-           "One line per pair and view, the counterpart pairs first. Equal work shares an "
-           "evaluation budget (compares algorithms); equal time shares a clock (compares "
-           "implementations). Solved counts carry 95 % Wilson intervals; the PAR-2 ratio is "
-           "the median over puzzles of native / library with a paired bootstrap interval; "
-           "p values are paired Wilcoxon over puzzles, Holm-corrected over every line.", ""]
-    for v in verdicts:
-        out.append(f"- {v.text()}")
-    if not verdicts:
-        out.append("- no pair had runs on both sides")
-    return out + [""]
-
-
 def plan_section(p: RacePlan) -> list[str]:
     out = ["## How it was raced", ""]
     out += [f"- {line}" for line in describe_plan(p)]
@@ -545,9 +531,13 @@ def compare(families: Sequence[str] | None = None, puzzles: str | None = None,
         groups = ", ".join(dict.fromkeys(lane.group for lane in p.lanes))
         summary = write_report(db, out, report_command=command,
                                title=title or f"Native against library: {groups}",
-                               preamble=verdict_section(verdicts) + plan_section(p),
+                               preamble=plan_section(p),
                                db_label=None if tmp is None else
-                               "(temporary, deleted after the report)")
+                               "(temporary, deleted after the report)",
+                               verdicts=verdicts, verdict_level=(
+                                   f"Holm over every line at 0.05 / {p.rounds} looks = "
+                                   f"{ALPHA / p.rounds:.3g} per look (a Bonferroni split "
+                                   "over the rounds keeps the family-wise error at 0.05)"))
     finally:
         if tmp is not None:
             tmp.cleanup()

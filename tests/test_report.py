@@ -296,8 +296,72 @@ def test_figures_exist_and_are_valid_svg(report):
         assert "Seeds:" in f.caption and "Budget: 10 s per run" in f.caption
         assert "Set:" in f.caption and "Solvers:" in f.caption
     conv = [f for f in s.figures if f.kind == "convergence"]
-    assert {f.path.rsplit("/", 1)[1] for f in conv} >= {"convergence-annealing-easy51.svg",
-                                                        "convergence-genetic-easy51.svg"}
+    # one convergence figure per counterpart pair and view (here: equal time only)
+    assert {f.path.rsplit("/", 1)[1] for f in conv} == {"convergence-native-sa-equal-time.svg",
+                                                        "convergence-native-ga-equal-time.svg"}
+    assert all(f.alt and f.legend_entries <= 8 for f in s.figures)
+
+
+def test_the_report_opens_with_the_verdicts_and_ends_with_the_metadata(report):
+    _, out, s, d = report
+    text = out.read_text()
+    assert text.index("## Verdicts") < text.index("## Results per family") < text.index(
+        "## Metadata")
+    assert text.rstrip().splitlines()[-1].startswith("**Reproducibility.**") or (
+        text.index("## Metadata") > text.index("## How to read this report"))
+    (ga,) = [v for v in s.verdicts if v.pair.native == "native.ga"]
+    assert ga.pair.library == "pygad.ga" and ga.puzzles == 6 and ga.native_solved == 6
+    assert f"- {ga.text()}" in text
+    data = json.loads((d / "fixture.json").read_text())
+    assert [v["text"] for v in data["verdicts"]] == [v.text() for v in s.verdicts]
+    assert data["verdicts"][0]["pair"]["native"] in ("native.sa", "native.ga", "native.norvig")
+
+
+def test_pairs_share_a_hue_native_solid_library_dashed():
+    from sudoku_compare.bench.reporting.figures import palette
+
+    runs = [dict(solver=n, origin=o, family=f) for n, o, f in (
+        ("native.ga", "native", "genetic"), ("pygad.ga", "pygad", "genetic"),
+        ("deap.ga", "deap", "genetic"), ("native.ga-memetic", "native", "genetic"),
+        ("native.sa", "native", "annealing"), ("simanneal.sa", "simanneal", "annealing"))]
+    st = palette(runs)
+    assert st["native.ga"]["color"] == st["pygad.ga"]["color"] == st["deap.ga"]["color"]
+    assert st["native.ga"]["linestyle"] == "-"
+    assert {st["pygad.ga"]["linestyle"], st["deap.ga"]["linestyle"]} == {"--", ":"}
+    # the memetic improvement: a lighter tint of its counterpart's hue, drawn solid
+    assert st["native.ga-memetic"]["color"] != st["native.ga"]["color"]
+    assert st["native.ga-memetic"]["linestyle"] == "-"
+    assert st["native.sa"]["color"] == st["simanneal.sa"]["color"]
+
+
+def _png_size(path):
+    import struct
+
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_every_figure_renders_to_png_with_at_most_8_legend_entries(tmp_path):
+    """Rendered and looked at: the fixture report's figures as PNG, plus a family of 12
+    exact solvers (more than 8: the figure draws 8 and names the rest in its caption)."""
+    from sudoku_compare.bench.reporting.figures import write_figures
+    from sudoku_compare.bench.reporting.report import verdicts_of
+    from sudoku_compare.bench.reporting.summary import load_db
+
+    runs, _ = load_db(make_db(tmp_path / "f.db"))
+    many = [dict(r, solver=f"native.extra-{k}", family="exact", origin="native",
+                 puzzle=f"{r['puzzle']}{k}") for k in range(10)
+            for r in runs if r["solver"] == "native.norvig"]
+    refs = write_figures(runs + many, tmp_path / "png", "png", verdicts_of(runs), fmt="png")
+    kinds = {f.kind for f in refs}
+    assert {"forest", "ecdf-time", "convergence", "success"} <= kinds
+    for f in refs:
+        width, height = _png_size(tmp_path / f.path)
+        assert 500 <= width <= 1400 and 200 <= height <= 2000, (f.path, width, height)
+        assert 1 <= f.legend_entries <= 8, (f.path, f.legend_entries)
+    (exact,) = [f for f in refs if f.path.endswith("ecdf-time-exact.png")]
+    assert "Not drawn (at most 8 curves a figure" in exact.caption
 
 
 def test_figures_are_reproducible(report, tmp_path):

@@ -28,23 +28,26 @@ from pathlib import Path
 
 import numpy as np
 
+from sudoku_compare.vocabulary import STOCHASTIC_FAMILIES
+
 from . import stats
 from .seed_view import DIFFICULTY_ORDER, difficulty
 from .summary import (
     EQUAL_TIME,
     EQUAL_WORK,
-    STOCHASTIC_FAMILIES,
     FigureRef,
     Run,
+    comparison_group,
     evaluations,
     puzzle_key,
+    roles,
     seconds_spent,
     seed_key,
     set_key,
     solved,
-    solver_sort_key,
     sort_families,
     sort_sets,
+    table_order,
     view_budget,
     views_of,
     withheld_reason,
@@ -85,43 +88,114 @@ def describe(runs: list[Run], what: str) -> str:
 
 
 def _series(runs: list[Run]) -> list[_Series]:
+    """One series per solver, pairs first (each library after its counterpart), as the
+    tables order them."""
     by: dict[str, list[Run]] = defaultdict(list)
     for r in runs:
         by[r["solver"]].append(r)
-    out = [_Series(n, rs[0]["origin"], rs) for n, rs in by.items()]
-    return sorted(out, key=lambda s: solver_sort_key(s.solver, s.origin))
+    order = table_order({n: rs[0]["origin"] for n, rs in by.items()})
+    return [_Series(n, by[n][0]["origin"], by[n]) for n in order]
 
 
+#: a figure never shows more curves than this; the caption names any left out
+MAX_CURVES = 8
+#: base hues (matplotlib's tab10): a counterpart pair shares one
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39")
+           "#7f7f7f", "#bcbd22", "#17becf")
+#: how far a native improvement's tint moves its counterpart's hue towards white
+TINTS = (0.4, 0.6, 0.75)
+#: a library's dashes (a second library of the same counterpart: dotted)
+LIBRARY_DASHES = ("--", ":", "-.")
 
 
-def palette(runs: list[Run]) -> dict[str, str]:
-    """One colour per solver for the whole report, so a solver looks the same in every figure."""
-    return {s.solver: COLOURS[i % len(COLOURS)] for i, s in enumerate(_series(runs))}
+def _tint(colour: str, amount: float) -> str:
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in rgb)
 
 
-def _style(i: int, origin: str, solver: str = "", colours: dict[str, str] | None = None) -> dict:
-    colour = (colours or {}).get(solver) or COLOURS[i % len(COLOURS)]
-    return {"color": colour,
-            "linestyle": "-" if origin == "native" else "--",
-            "linewidth": 1.6 if origin == "native" else 1.4}
+def palette(runs: list[Run]) -> dict[str, dict]:
+    """Line and bar style of every solver, fixed for the whole report.
+
+    Per family: a counterpart native takes the next base hue, drawn solid; each library of
+    its pair the same hue, dashed (a second library dotted); a native improvement of the
+    pair (reheat, restarts, memetic, hybrid) a lighter tint of that hue, solid; any other
+    solver the next hue. Hues restart per family, so the at most
+    :data:`MAX_CURVES` curves of one figure never share a colour outside a pair.
+    """
+    styles: dict[str, dict] = {}
+    by_family: dict[str, dict[str, str]] = defaultdict(dict)
+    for r in runs:
+        by_family[r["family"]][r["solver"]] = r["origin"]
+    for fam in sort_families(by_family):
+        solvers = by_family[fam]
+        rs = roles(solvers)
+        hue = 0
+        dashes: dict[str, int] = defaultdict(int)
+        tints: dict[str, int] = defaultdict(int)
+        for name in table_order(solvers):
+            role, partner = rs[name]
+            native = solvers[name] == "native"
+            if role == "library" and partner in styles:
+                colour = styles[partner]["color"]
+                dash = LIBRARY_DASHES[dashes[partner] % len(LIBRARY_DASHES)]
+                dashes[partner] += 1
+            elif role == "native improvement" and partner in styles:
+                base = styles[partner]["color"]
+                colour = _tint(base, TINTS[min(tints[partner], len(TINTS) - 1)])
+                tints[partner] += 1
+                dash = "-"
+            else:
+                colour = COLOURS[hue % len(COLOURS)]
+                hue += 1
+                dash = "-" if native else "--"
+            styles[name] = {"color": colour, "linestyle": dash,
+                            "linewidth": 1.8 if native else 1.6}
+    return styles
 
 
-def _new_figure(width: float = 6.4, height: float = 4.0):
+def _style(solver: str, origin: str, styles: dict[str, dict] | None) -> dict:
+    default = {"color": COLOURS[0], "linestyle": "-" if origin == "native" else "--",
+               "linewidth": 1.6}
+    return dict((styles or {}).get(solver, default))
+
+
+def _capped(series: list[_Series]) -> tuple[list[_Series], list[str]]:
+    """The first :data:`MAX_CURVES` series (pairs come first) and the names left out."""
+    return series[:MAX_CURVES], [s.solver for s in series[MAX_CURVES:]]
+
+
+def _left_out_note(names: list[str]) -> str:
+    return (f" Not drawn (at most {MAX_CURVES} curves a figure; see the tables): "
+            f"{', '.join(names)}." if names else "")
+
+
+def legend_entries(fig) -> int:
+    """The most entries of any legend of ``fig`` (what the 8-curve rule counts)."""
+    counts = [len(leg.get_texts()) for ax in fig.axes for leg in [ax.get_legend()] if leg]
+    counts += [len(leg.get_texts()) for leg in fig.legends]
+    return max(counts, default=0)
+
+
+def _new_figure(width: float = 7.0, height: float = 4.2):
+    """7 × 4.2 in at 100 dpi: 700 px wide, drawn at about its own size in GitHub's
+    880 px column, so 8-point text stays readable."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height), dpi=100)
     return fig, fig.add_subplot(1, 1, 1)
 
 
-def _save(fig, path: Path) -> None:
+def _save(fig, path: Path) -> int:
+    """Write ``fig`` in the format of ``path``'s suffix (SVG for reports, PNG to look at);
+    returns its legend entry count."""
     import matplotlib
 
     path.parent.mkdir(parents=True, exist_ok=True)
+    fmt = path.suffix.lstrip(".") or "svg"
     with matplotlib.rc_context({"svg.hashsalt": SVG_SALT, "svg.fonttype": "path"}):
         fig.tight_layout()
-        fig.savefig(path, format="svg", metadata={"Date": None})
+        fig.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
+    return legend_entries(fig)
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
@@ -170,38 +244,38 @@ def _slug(text: str) -> str:
 
 
 def ecdf(runs: list[Run], measure: Callable[[Run], float], path: Path, xlabel: str,
-         title: str, floor: float, colours: dict[str, str] | None = None) -> bool:
-    """Write one runtime ECDF; False (nothing written) when no run has the measure.
+         title: str, floor: float, styles: dict[str, dict] | None = None) -> int | None:
+    """Write one runtime ECDF; its legend entry count, or None (nothing written) when no
+    run has the measure.
 
     Values below ``floor`` (a 0-evaluation solve, a sub-microsecond time) are drawn at the
     floor, since a log axis has no zero.
     """
     fig, ax = _new_figure()
     drawn = False
-    for i, s in enumerate(_series(runs)):
+    for s in _capped(_series(runs))[0]:
         values = np.maximum(np.sort([measure(r) for r in s.runs if solved(r)]), floor)
         if measure is evaluations and not any(evaluations(r) > 0 for r in s.runs):
             continue  # a solver that counts no evaluations has no curve here
         n = len(s.runs)
+        st = _style(s.solver, s.origin, styles)
         if values.size:
             xs = np.concatenate([values, values[-1:]])
             ys = np.arange(1, values.size + 2).clip(max=values.size) / n
-            ax.step(xs, ys, where="post", label=f"{s.solver} ({values.size}/{n})",
-                    **_style(i, s.origin, s.solver, colours))
+            ax.step(xs, ys, where="post", label=f"{s.solver} ({values.size}/{n})", **st)
         else:
-            ax.plot([], [], label=f"{s.solver} (0/{n})", **_style(i, s.origin, s.solver, colours))
+            ax.plot([], [], label=f"{s.solver} (0/{n})", **st)
         drawn = True
     if not drawn:
-        return False
+        return None
     _log_x(ax)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("fraction of (puzzle, seed) runs solved")
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel("fraction of runs solved", fontsize=9)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     _legend(ax, "lower right")
-    _save(fig, path)
-    return True
+    return _save(fig, path)
 
 
 def trace_matrix(runs: list[Run], grid: np.ndarray) -> np.ndarray:
@@ -224,82 +298,123 @@ def trace_matrix(runs: list[Run], grid: np.ndarray) -> np.ndarray:
 
 
 def convergence(runs: list[Run], path: Path, title: str,
-                colours: dict[str, str] | None = None) -> bool:
-    """Median and IQR of best energy vs evaluations per solver; False when no traces."""
+                styles: dict[str, dict] | None = None) -> int | None:
+    """Median and IQR of best energy vs evaluations per solver; None when no traces."""
+    import warnings
+
     traced = [r for r in runs if r.get("trace")]
     if not traced:
-        return False
+        return None
     # the axis runs to the longest run, not to its last improvement: a flat tail is data
     top = max(max(max(float(t[0]) for t in r["trace"]), evaluations(r)) for r in traced)
     grid = np.unique(np.round(np.logspace(0, math.log10(max(top, 10.0)), 200)))
     fig, ax = _new_figure()
-    for i, s in enumerate(_series(traced)):
+    for s in _capped(_series(traced))[0]:
         m = trace_matrix(s.runs, grid)
         keep = np.sum(~np.isnan(m), axis=0) > 0
         if not keep.any():
             continue
-        with np.errstate(all="ignore"):
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                q1, med, q3 = np.nanpercentile(m[:, keep], [25, 50, 75], axis=0)
-        st = _style(i, s.origin, s.solver, colours)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            q1, med, q3 = np.nanpercentile(m[:, keep], [25, 50, 75], axis=0)
+        st = _style(s.solver, s.origin, styles)
         ax.plot(grid[keep], med, label=f"{s.solver} (median of {len(s.runs)} runs)", **st)
-        ax.fill_between(grid[keep], q1, q3, color=st["color"], alpha=0.18, linewidth=0)
+        ax.fill_between(grid[keep], q1, q3, color=st["color"], alpha=0.15, linewidth=0)
     _log_x(ax)
-    ax.set_xlabel("objective evaluations")
-    ax.set_ylabel("best energy (conflicts)")
+    ax.set_xlabel("objective evaluations", fontsize=9)
+    ax.set_ylabel("best energy (conflicts)", fontsize=9)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     _legend(ax, "upper right")
-    _save(fig, path)
-    return True
+    return _save(fig, path)
 
 
-def success_bars(runs: list[Run], path: Path, title: str,
-                 colours: dict[str, str] | None = None) -> bool:
-    """Success rate (Wilson 95 % bars) per solver, grouped by difficulty."""
-    sets = sort_sets(set_key(r) for r in runs)
-    labels = []
-    for s in sets:
-        d = difficulty(s)
-        labels.append(d if d == s else f"{d}\n({s})")
+def _difficulty_order(sets: list[str]) -> list[str]:
     rank = {d: i for i, d in enumerate(DIFFICULTY_ORDER)}
-    order = sorted(range(len(sets)), key=lambda i: (rank.get(difficulty(sets[i]), 9), i))
-    sets = [sets[i] for i in order]
-    labels = [labels[i] for i in order]
-    series = _series(runs)
-    if not series:
-        return False
-    fig, ax = _new_figure(max(6.4, 1.2 + 0.35 * len(series) * len(sets)), 4.2)
-    width = 0.8 / len(series)
-    for i, s in enumerate(series):
-        rates, lows, highs, xs = [], [], [], []
-        for j, pset in enumerate(sets):
-            rs = [r for r in s.runs if set_key(r) == pset]
-            if not rs:
-                continue
-            k = sum(solved(r) for r in rs)
-            lo, hi = stats.wilson_interval(k, len(rs))
-            rate = k / len(rs)
-            rates.append(rate)
-            lows.append(rate - lo)
-            highs.append(hi - rate)
-            xs.append(j - 0.4 + width * (i + 0.5))
-        st = _style(i, s.origin, s.solver, colours)
-        ax.bar(xs, rates, width=width * 0.95, color=st["color"],
-               hatch="" if s.origin == "native" else "//", edgecolor="white", label=s.solver,
-               yerr=[lows, highs], error_kw={"elinewidth": 0.8, "capsize": 2})
-    ax.set_xticks(range(len(sets)))
-    ax.set_xticklabels(labels, fontsize=8)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("success rate (Wilson 95 %)")
+    return sorted(sets, key=lambda s: (rank.get(difficulty(s), 9), difficulty(s), s))
+
+
+def success_by_difficulty(runs: list[Run], path: Path, title: str,
+                          styles: dict[str, dict] | None = None) -> int | None:
+    """Success rate (Wilson 95 % bars) per solver and difficulty, one panel per family
+    (each with its own legend of at most :data:`MAX_CURVES` solvers); libraries hatched."""
+    families = sort_families(r["family"] for r in runs)
+    if not families:
+        return None
+    from matplotlib.figure import Figure
+
+    cols = 1 if len(families) == 1 else 2
+    rows = math.ceil(len(families) / cols)
+    fig = Figure(figsize=(7.0 if cols == 1 else 11.0, 3.4 * rows), dpi=100)
+    for k, fam in enumerate(families):
+        ax = fig.add_subplot(rows, cols, k + 1)
+        fam_runs = [r for r in runs if r["family"] == fam]
+        sets = _difficulty_order(sorted({set_key(r) for r in fam_runs}))
+        series = _capped(_series(fam_runs))[0]
+        width = 0.8 / len(series)
+        for i, s in enumerate(series):
+            rates, lows, highs, xs = [], [], [], []
+            for j, pset in enumerate(sets):
+                rs = [r for r in s.runs if set_key(r) == pset]
+                if not rs:
+                    continue
+                n_ok = sum(solved(r) for r in rs)
+                lo, hi = stats.wilson_interval(n_ok, len(rs))
+                rate = n_ok / len(rs)
+                rates.append(rate)
+                lows.append(rate - lo)
+                highs.append(hi - rate)
+                xs.append(j - 0.4 + width * (i + 0.5))
+            st = _style(s.solver, s.origin, styles)
+            ax.bar(xs, rates, width=width * 0.95, color=st["color"],
+                   hatch="" if s.origin == "native" else "//", edgecolor="white",
+                   label=s.solver, yerr=[lows, highs], error_kw={"elinewidth": 0.8, "capsize": 2})
+        labels = [d if (d := difficulty(p)) == p else f"{d}\n({p})" for p in sets]
+        ax.set_xticks(range(len(sets)))
+        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_ylim(0, 1.05)
+        ax.set_ylabel("success (Wilson 95 %)", fontsize=8)
+        ax.set_title(fam, fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)
+
+
+#: the forest plot's marker per verdict
+DECISION_STYLE = {
+    "significant": ("#d62728", "o", "significant after Holm"),
+    "equivalent": ("#2ca02c", "D", "equivalent (ratio within the margin)"),
+    "inconclusive": ("#7f7f7f", "s", "inconclusive"),
+}
+
+
+def forest(verdicts: list, path: Path, title: str) -> int | None:
+    """Each pair's PAR-2 ratio native / library with its paired 95 % interval, log axis:
+    left of 1 the native is better, right of 1 the library. None when no ratio is finite."""
+    rows = [v for v in verdicts if math.isfinite(v.ratio) and v.ratio > 0]
+    if not rows:
+        return None
+    fig, ax = _new_figure(7.0, max(2.6, 1.4 + 0.34 * len(rows)))
+    seen: set[str] = set()
+    for y, v in enumerate(reversed(rows)):
+        colour, marker, label = DECISION_STYLE.get(v.decision, DECISION_STYLE["inconclusive"])
+        lo, hi = v.ratio_ci
+        if math.isfinite(lo) and math.isfinite(hi) and lo > 0:
+            ax.plot([lo, hi], [y, y], color=colour, linewidth=1.6)
+        ax.plot([v.ratio], [y], marker=marker, color=colour, linestyle="none",
+                label=None if label in seen else label)
+        seen.add(label)
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"{v.pair.native} vs {v.pair.library}, {v.view}" for v in reversed(rows)],
+                       fontsize=8)
+    _log_x(ax)
+    ax.set_xlabel("PAR-2 ratio native / library (log; < 1: native better)", fontsize=9)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.grid(True, axis="y", alpha=0.3)
-    _save(fig, path)
-    return True
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    return _save(fig, path)
 
 
 def _clock_note(runs: list[Run]) -> str:
@@ -312,74 +427,126 @@ def _clock_note(runs: list[Run]) -> str:
             f"time, not at equal work): {', '.join(cut)}.")
 
 
-def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str) -> list[FigureRef]:
+def _timed(runs: list[Run]) -> list[Run]:
+    """The runs whose budget makes time the question (see :func:`views_of`)."""
+    partitions: dict[tuple[float, int | None], list[Run]] = defaultdict(list)
+    for r in runs:
+        partitions[view_budget(r)].append(r)
+    return [r for part in partitions.values() if EQUAL_TIME in views_of(part) for r in part]
+
+
+def _main_work_budget(runs: list[Run]) -> int | None:
+    """The evaluation budget most runs of ``runs`` share (``compare``'s pilot runs under
+    a smaller one are not what its verdicts test)."""
+    counts: dict[int, int] = defaultdict(int)
+    for r in runs:
+        if r.get("max_evaluations") is not None:
+            counts[int(r["max_evaluations"])] += 1
+    return max(counts, key=lambda b: (counts[b], b)) if counts else None
+
+
+def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str,
+                  verdicts: list | None = None, fmt: str = "svg") -> list[FigureRef]:
     """Every figure of a report into ``figure_dir``; links are ``link_prefix/<file>``.
 
-    Stale SVGs from an earlier report of the same name are removed first, so the folder
-    holds exactly the figures the markdown references.
+    The forest plot of the pairs' ratios (the headline), then per family and view one
+    runtime ECDF, per counterpart pair and view one convergence figure, and per view one
+    success-by-difficulty figure with a panel per family. Stale figures from an earlier
+    report of the same name are removed first, so the folder holds exactly the figures
+    the markdown references.
     """
     figure_dir.mkdir(parents=True, exist_ok=True)
-    for old in figure_dir.glob("*.svg"):
+    for old in [*figure_dir.glob("*.svg"), *figure_dir.glob("*.png")]:
         old.unlink()
     refs: list[FigureRef] = []
-    colours = palette(runs)
+    styles = palette(runs)
 
-    def add(kind: str, name: str, caption: str, writer: Callable[[Path], bool]) -> None:
-        path = figure_dir / name
-        if writer(path):
-            refs.append(FigureRef(kind, f"{link_prefix}/{name}", caption))
+    def add(kind: str, stem: str, caption: str, alt: str,
+            writer: Callable[[Path], int | None]) -> None:
+        name = f"{stem}.{fmt}"
+        entries = writer(figure_dir / name)
+        if entries is not None:
+            refs.append(FigureRef(kind, f"{link_prefix}/{name}", caption, alt, entries))
 
-    by_set: dict[str, list[Run]] = defaultdict(list)
-    for r in runs:
-        by_set[set_key(r)].append(r)
-    for pset in sort_sets(by_set):
-        rs = by_set[pset]
-        slug = _slug(pset)
-        # a seconds figure only for runs whose budget makes time the question (see
-        # views_of): under --max-evals alone, with no run reaching the clock, there is none
-        partitions: dict[tuple[float, int | None], list[Run]] = defaultdict(list)
-        for r in rs:
-            partitions[view_budget(r)].append(r)
-        timed = [r for part in partitions.values() if EQUAL_TIME in views_of(part) for r in part]
+    paired = {n for v in verdicts or [] for n in (v.pair.native, v.pair.library)}
+    if verdicts and (pair_runs := [r for r in runs if r["solver"] in paired]):
+        add("forest", "forest-ratios",
+            describe(pair_runs, "Every pair and view: the median over puzzles of the PAR-2 "
+                     "ratio native / library with its paired bootstrap 95 % interval (log "
+                     "axis; left of 1 the native is better). Equal-work lines compare "
+                     "evaluations, equal-time lines seconds; colour and marker give the "
+                     "verdict after Holm"),
+            "Forest plot of the PAR-2 ratios native / library per pair and view",
+            lambda p: forest(verdicts, p, "Native / library PAR-2 ratio per pair"))
+    families = sort_families(r["family"] for r in runs)
+    for fam in families:
+        fam_runs = [r for r in runs if r["family"] == fam]
+        sets = ", ".join(sort_sets(set_key(r) for r in fam_runs))
+        timed = _timed(fam_runs)
         if timed:
-            add("ecdf-time", f"ecdf-time-{slug}.svg",
-                describe(timed, f"Equal time: runtime ECDF on {pset}, fraction of runs solved "
-                         "within the time"),
-                lambda p, timed=timed, pset=pset: ecdf(
+            left = _capped(_series(timed))[1]
+            add("ecdf-time", f"ecdf-time-{_slug(fam)}",
+                describe(timed, f"Equal time, {fam}: runtime ECDF over {sets}, fraction of "
+                         "runs solved within the time") + _left_out_note(left),
+                f"Runtime ECDF of the {fam} solvers at equal time",
+                lambda p, timed=timed, fam=fam: ecdf(
                     timed, seconds_spent, p, "solve time (s, log)",
-                    f"Runs solved vs time — {pset}", 1e-6, colours))
-        for max_evals in sorted({r["max_evaluations"] for r in rs
-                                 if r.get("max_evaluations") is not None}):
-            work = [r for r in rs if r.get("max_evaluations") == max_evals]
-            left_out = sorted({r["solver"] for r in work if withheld_reason(
+                    f"Runs solved vs time — {fam}", 1e-6, styles))
+        budget = _main_work_budget(fam_runs)
+        if budget is not None:
+            work = [r for r in fam_runs if r.get("max_evaluations") == budget]
+            out_of_view = sorted({r["solver"] for r in work if withheld_reason(
                 [x for x in work if x["solver"] == r["solver"]], EQUAL_WORK)})
-            drawn = [r for r in work if r["solver"] not in left_out]
-            if not drawn:
-                continue
-            note = (f" Left out (runs stopped by the clock, stop reason unknown, or no "
-                    f"evaluations counted): {', '.join(left_out)}." if left_out else "")
-            add("ecdf-evaluations", f"ecdf-evals-{slug}-{int(max_evals)}.svg",
-                describe(drawn, f"Equal work: runtime ECDF on {pset}, fraction of runs solved "
-                         f"within the evaluations ({int(max_evals):,} per run)") + note,
-                lambda p, drawn=drawn, pset=pset: ecdf(
-                    drawn, evaluations, p, "objective evaluations (log)",
-                    f"Runs solved vs evaluations — {pset}", 1.0, colours))
-    for fam in sort_families(r["family"] for r in runs):
-        if fam not in STOCHASTIC_FAMILIES:
+            drawn = [r for r in work if r["solver"] not in out_of_view]
+            if drawn:
+                note = (f" Left out (runs stopped by the clock, stop reason unknown, or no "
+                        f"evaluations counted): {', '.join(out_of_view)}." if out_of_view else "")
+                left = _capped(_series(drawn))[1]
+                add("ecdf-evaluations", f"ecdf-evals-{_slug(fam)}-{budget}",
+                    describe(drawn, f"Equal work, {fam}: runtime ECDF over {sets}, fraction of "
+                             f"runs solved within the evaluations ({budget:,} per run)")
+                    + note + _left_out_note(left),
+                    f"Runtime ECDF of the {fam} solvers at equal work",
+                    lambda p, drawn=drawn, fam=fam: ecdf(
+                        drawn, evaluations, p, "objective evaluations (log)",
+                        f"Runs solved vs evaluations — {fam}", 1.0, styles))
+    for fam in families:
+        if comparison_group(fam) not in STOCHASTIC_FAMILIES:
             continue
-        for pset in sort_sets(set_key(r) for r in runs if r["family"] == fam):
-            rs = [r for r in runs if r["family"] == fam and set_key(r) == pset]
-            if not any(r.get("trace") for r in rs):
-                continue
-            add("convergence", f"convergence-{fam}-{_slug(pset)}.svg",
-                describe(rs, f"Convergence of the {fam} solvers on {pset}: best energy vs "
-                         "evaluations, median line and interquartile band over all "
-                         "(puzzle, seed) runs, each run held at its last value after it stops")
-                + _clock_note(rs),
-                lambda p, rs=rs, fam=fam, pset=pset: convergence(
-                    rs, p, f"Best energy vs evaluations — {fam}, {pset}", colours))
-    add("success", "success-by-difficulty.svg",
-        describe(runs, "Success rate per difficulty (easy51 = Easy, hardest = Medium, "
-                 "top95 = Hard), bars with Wilson 95 % intervals; hatched bars are libraries"),
-        lambda p: success_bars(runs, p, "Success per difficulty", colours))
+        fam_runs = [r for r in runs if r["family"] == fam]
+        solvers = {r["solver"]: r["origin"] for r in fam_runs}
+        rs = roles(solvers)
+        for native in sorted(n for n, (role, _) in rs.items() if role == "counterpart"):
+            members = [native, *sorted(n for n, (role, partner) in rs.items()
+                                       if role == "library" and partner == native)]
+            pair_runs = [r for r in fam_runs if r["solver"] in members and r.get("trace")]
+            budget = _main_work_budget(pair_runs)
+            views = [("equal-work", [r for r in pair_runs
+                                     if r.get("max_evaluations") == budget] if budget else []),
+                     ("equal-time", _timed(pair_runs))]
+            for view, vr in views:
+                if len({r["solver"] for r in vr}) < 2:
+                    continue
+                label = " vs ".join(members)
+                add("convergence", f"convergence-{_slug(native)}-{view}",
+                    describe(vr, f"Convergence, {label}, {view.replace('-', ' ')}: best energy "
+                             "vs evaluations, median line and interquartile band over all "
+                             "(puzzle, seed) runs, each run held at its last value after it "
+                             "stops") + _clock_note(vr),
+                    f"Convergence of {label} at {view.replace('-', ' ')}",
+                    lambda p, vr=vr, label=label, view=view: convergence(
+                        vr, p, f"Best energy vs evaluations — {label}, {view.replace('-', ' ')}",
+                        styles))
+    for view, vr in (("equal-time", _timed(runs)),
+                     ("equal-work", [r for r in runs if r.get("max_evaluations") is not None
+                                     and r not in _timed(runs)])):
+        if not vr:
+            continue
+        add("success", f"success-by-difficulty-{view}",
+            describe(vr, f"Success rate per difficulty and family, {view.replace('-', ' ')} "
+                     "(easy51 = Easy, hardest = Medium, top95 = Hard), bars with Wilson 95 % "
+                     "intervals; hatched bars are libraries"),
+            f"Success per difficulty and family at {view.replace('-', ' ')}",
+            lambda p, vr=vr, view=view: success_by_difficulty(
+                vr, p, f"Success per difficulty — {view.replace('-', ' ')}", styles))
     return refs

@@ -377,7 +377,8 @@ def figures_section(summary: ReportSummary) -> list[str]:
         return []
     out = ["## Figures", ""]
     for f in summary.figures:
-        out += [f"![{f.kind}]({f.path})", "", f"*{f.caption}*", ""]
+        if f.kind != "forest":  # shown under the verdicts
+            out += [f"![{f.alt or f.kind}]({f.path})", "", f"*{f.caption}*", ""]
     return out
 
 
@@ -409,15 +410,35 @@ READING = """## How to read this report
 """
 
 
+def verdicts_section(summary: ReportSummary) -> list[str]:
+    """The report's first section: one line per pair and view, then the forest plot."""
+    out = ["## Verdicts", "",
+           "One line per pair and view, the counterpart pairs first. Equal work shares an "
+           "evaluation budget (compares algorithms); equal time shares a clock (compares "
+           "implementations). Solved counts carry 95 % Wilson intervals; the PAR-2 ratio is "
+           "the median over puzzles of native / library with a paired bootstrap interval "
+           "(below 1: the native is better); p values are paired Wilcoxon over puzzles, "
+           f"{summary.verdict_level or 'Holm over every line'}.", ""]
+    out += [f"- {v.text()}" for v in summary.verdicts]
+    if not summary.verdicts:
+        out.append("- no counterpart pair had runs on both sides")
+    out.append("")
+    for f in summary.figures:
+        if f.kind == "forest":
+            out += [f"![Forest plot of the PAR-2 ratios of every pair]({f.path})", "",
+                     f"*{f.caption}*", ""]
+    return out
+
+
 def render(summary: ReportSummary, title: str = "sudoku-compare report",
            preamble: list[str] | None = None) -> str:
-    """The whole report as one markdown string."""
+    """The whole report as one markdown string: verdicts first, details, metadata last."""
     meta = summary.metadata
     out = [f"# {title}", "", f"Regenerate: `{meta.report_command}`", ""]
-    out += preamble or []
     if meta.partial:
         out += ["> **This report covers a partial campaign** (see Metadata).", ""]
-    out += metadata_section(meta)
+    out += verdicts_section(summary)
+    out += preamble or []
     out += ["## Results per family and puzzle set", ""]
     for t in summary.tables:
         out += family_section(t)
@@ -426,4 +447,5 @@ def render(summary: ReportSummary, title: str = "sudoku-compare report",
     out += seed_view_section(summary.seed_view)
     out += figures_section(summary)
     out += [READING]
+    out += metadata_section(meta)
     return "\n".join(out).rstrip() + "\n"

@@ -17,7 +17,18 @@ from . import markdown
 from .comparisons import compare_all
 from .figures import write_figures
 from .seed_view import seed_view
-from .summary import ReportSummary, Run, family_tables, load_db, metadata, uniqueness
+from .summary import ReportSummary, Run, family_tables, known_spec, load_db, metadata, uniqueness
+from .verdicts import Verdict, assess, pairs_for
+
+#: the level of a plain report's verdicts: one look at the data, Holm over every line
+ONE_LOOK = "one look at the stored runs: Holm over every line at 0.05"
+
+
+def verdicts_of(runs: list[Run]) -> list[Verdict]:
+    """Every counterpart pair (and native improvement) among the stored solvers that are
+    registered here, in both views, Holm-corrected together at 0.05 (one look)."""
+    known = sorted({r["solver"] for r in runs if known_spec(r["solver"]) is not None})
+    return assess(pairs_for(known, alternatives=False), runs)
 
 
 def figure_dir_for(out: Path) -> Path:
@@ -27,33 +38,41 @@ def figure_dir_for(out: Path) -> Path:
 
 def build_summary(db: str | Path, out: str | Path | None = None, *,
                   report_command: str = "", figures: bool = True,
-                  runs: list[Run] | None = None, db_label: str | None = None) -> ReportSummary:
+                  runs: list[Run] | None = None, db_label: str | None = None,
+                  verdicts: list[Verdict] | None = None,
+                  verdict_level: str = ONE_LOOK) -> ReportSummary:
     """Everything a report says, as data; writes the figures when ``out`` is given.
 
     ``db_label`` replaces the database path in the metadata (e.g. for a temporary file).
+    ``verdicts`` are those of a caller that tested the runs itself (``compare`` tests after
+    every round at a per-look level); by default they are computed here, one look.
     """
     db_runs, campaigns = load_db(db)
     runs = db_runs if runs is None else runs
     return summarize(runs, campaigns, out, db_label=db_label or str(db),
                      report_command=report_command or f"sudoku-compare report --db {db}",
-                     figures=figures)
+                     figures=figures, verdicts=verdicts, verdict_level=verdict_level)
 
 
 def summarize(runs: list[Run], campaigns: list[dict] | None = None,
               out: str | Path | None = None, *, db_label: str = "(rows)",
-              report_command: str = "", figures: bool = True) -> ReportSummary:
+              report_command: str = "", figures: bool = True,
+              verdicts: list[Verdict] | None = None,
+              verdict_level: str = ONE_LOOK) -> ReportSummary:
     """The summary of stored rows (dicts as :meth:`Store.runs` returns them), no database
     needed: what a notebook holding rows, or a test with a hand-made list, calls."""
     meta = metadata(runs, list(campaigns or []), db_label, report_command)
+    verdicts = verdicts_of(runs) if verdicts is None else list(verdicts)
     refs = []
     if out is not None and figures:
         out = Path(out)
         fdir = figure_dir_for(out)
-        refs = write_figures(runs, fdir, fdir.name)
+        refs = write_figures(runs, fdir, fdir.name, verdicts)
     return ReportSummary(metadata=meta, tables=family_tables(runs), comparisons=compare_all(runs),
                          seed_view=seed_view(runs), figures=refs,
                          markdown_path=str(out) if out is not None else None,
-                         uniqueness=uniqueness(runs))
+                         uniqueness=uniqueness(runs), verdicts=verdicts,
+                         verdict_level=verdict_level)
 
 
 def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> list[Path]:
@@ -84,13 +103,14 @@ def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> l
 def write_report(db: str | Path, out: str | Path, *, report_command: str = "",
                  title: str = "sudoku-compare report", preamble: list[str] | None = None,
                  json_path: str | Path | None = None, csv_dir: str | Path | None = None,
-                 db_label: str | None = None) -> ReportSummary:
+                 db_label: str | None = None, verdicts: list[Verdict] | None = None,
+                 verdict_level: str = ONE_LOOK) -> ReportSummary:
     """Write ``out`` (markdown) and its figures; optionally the JSON summary and the CSVs."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     runs, _ = load_db(db)
     summary = build_summary(db, out, report_command=report_command, runs=runs,
-                            db_label=db_label)
+                            db_label=db_label, verdicts=verdicts, verdict_level=verdict_level)
     out.write_text(markdown.render(summary, title=title, preamble=preamble), encoding="utf-8")
     if json_path is not None:
         Path(json_path).write_text(to_json(summary), encoding="utf-8")

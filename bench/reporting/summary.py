@@ -26,17 +26,17 @@ from typing import Any
 
 import numpy as np
 
+from sudoku_compare.outcome import Status
 from sudoku_compare.problems.errors import InputError
-from sudoku_compare.vocabulary import StopReason
+from sudoku_compare.vocabulary import EXACT_FAMILIES, FAMILIES, StopReason
 
 from . import stats
 
-EXACT_FAMILIES = ("backtracking", "csp", "exact")
-STOCHASTIC_FAMILIES = ("annealing", "genetic", "swarm")
-FAMILY_ORDER = EXACT_FAMILIES + STOCHASTIC_FAMILIES
+#: the order of families in tables and figures: the vocabulary's (exact search first)
+FAMILY_ORDER = FAMILIES
 #: counters shown first for the exact families (others found in the runs follow)
 COUNTER_ORDER = ("search_calls", "assignments", "backtracks", "guesses")
-STATUS_ORDER = ("solved", "solved-late", "unsolved", "timeout", "memout", "error", "invalid")
+STATUS_ORDER = tuple(str(s) for s in Status)
 STOP_ORDER = tuple(str(r) for r in StopReason) + ("unknown",)
 EQUAL_WORK = "equal work"
 EQUAL_TIME = "equal time"
@@ -217,14 +217,20 @@ def seed_key(run: Run) -> int:
     return int(si) if si is not None else int(run["seed"])
 
 
+#: families whose solvers race in another family's group: tabu search minimises the
+#: annealing objective on the annealing encoding (the annealing seed's "going further")
+GROUP_OF = {"tabu": "annealing"}
+
+
 def comparison_group(family: str) -> str:
     """The complete-search families form one group; each stochastic family is its own.
 
     backtracking, csp and exact all answer the same question by complete search, and the
     libraries there (python-constraint, CP-SAT) are the reference for every hand-written
-    complete solver, so they share a table and are compared with each other.
+    complete solver, so they share a table and are compared with each other. Tabu search
+    joins the annealing group (:data:`GROUP_OF`).
     """
-    return "exact" if family in EXACT_FAMILIES else family
+    return "exact" if family in EXACT_FAMILIES else GROUP_OF.get(family, family)
 
 
 def sort_sets(names: Iterable[str]) -> list[str]:
@@ -243,7 +249,7 @@ def solver_sort_key(name: str, origin: str) -> tuple[int, str]:
 
 
 # -- counterpart pairs ---------------------------------------------------------------
-def _spec(name: str) -> Any:
+def known_spec(name: str) -> Any:
     """The registered solver of a stored name, or None (renamed, uninstalled, broken):
     a report of an old store must still be written."""
     from sudoku_compare import registry
@@ -256,14 +262,14 @@ def _spec(name: str) -> Any:
 
 def counterpart_of(name: str) -> str | None:
     """The native twin an adapter declares (``cls.counterpart``), read defensively."""
-    spec = _spec(name)
+    spec = known_spec(name)
     if spec is None:
         return None
     return getattr(getattr(spec, "cls", None), "counterpart", None) or None
 
 
 def _solver_class(name: str) -> Any:
-    spec = _spec(name)
+    spec = known_spec(name)
     return getattr(spec, "cls", None) if spec is not None else None
 
 
@@ -623,6 +629,10 @@ class FigureRef:
     kind: str
     path: str
     caption: str
+    #: the markdown's alt text (what the figure shows, in a few words)
+    alt: str = ""
+    #: entries in its legend(s), the most of any panel (a figure stays at 8 or fewer)
+    legend_entries: int = 0
 
 
 @dataclass
@@ -636,10 +646,16 @@ class ReportSummary:
     figures: list[FigureRef]
     markdown_path: str | None = None
     uniqueness: list[SetUniqueness] = field(default_factory=list)
+    #: one :class:`~sudoku_compare.bench.reporting.verdicts.Verdict` per pair and view
+    verdicts: list[Any] = field(default_factory=list)
+    #: how the verdicts' level was set (one look at 0.05, or compare's looks)
+    verdict_level: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: nan becomes null and infinity the string "inf" (JSON has neither)."""
-        return _json_safe(asdict(self))
+        d = asdict(self)
+        d["verdicts"] = [v.to_dict() for v in self.verdicts]
+        return _json_safe(d)
 
 
 def _json_safe(obj: Any) -> Any:
