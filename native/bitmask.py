@@ -369,6 +369,16 @@ class BitmaskSolver(Solver):
         # the size's tables, through solve itself on an empty grid: the timed solve's path
         self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
 
+    def solve_batch(self, puzzles: Sequence[Puzzle] | np.ndarray, max_guesses: int = 0
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A whole set in one compiled call: (grids (n, cells), guesses (n,), statuses (n,)).
+
+        The harness's way to the batch kernel (it reaches solvers only through the
+        registry); ``max_guesses`` 0 takes the solver's own cap. See :func:`solve_batch`.
+        """
+        cap = max_guesses or self.params.max_guesses or 2**62
+        return solve_batch(puzzles, cap)
+
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         deadline = budget.deadline().at
         max_guesses = self.params.max_guesses or 2**62

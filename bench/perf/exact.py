@@ -185,8 +185,7 @@ def _sets(settings: Settings) -> tuple[list[tuple[str, list[Puzzle]]], list[str]
 
 
 def _batch_row(set_name: str, puzzles: list[Puzzle]) -> list:
-    from sudoku_compare.native import bitmask
-
+    bitmask = registry.create("native.bitmask")
     bitmask.solve_batch(puzzles[:1])  # compiled already by the warm cells; make sure
     dt = math.inf
     for _ in range(BATCH_REPEATS):  # the machine is shared: keep the least disturbed run
