@@ -11,9 +11,6 @@ import shlex
 import sys
 from pathlib import Path
 
-from sudoku_compare.bench.reporting import markdown
-from sudoku_compare.bench.reporting.report import build_summary, to_json, write_report
-
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="write a markdown report (with SVG figures) of a campaign",
@@ -37,6 +34,11 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here, not at module level: the statistics pull in scipy (about 0.7 s), which
+    # every other command (and a bad input refused at once) should not wait for
+    from sudoku_compare.bench.reporting import markdown
+    from sudoku_compare.bench.reporting.report import build_summary, to_json, write_report
+
     if not args.out and not args.json and not args.csv:
         # nothing to write to: print the markdown (without figures) to stdout
         summary = build_summary(args.db, None, report_command=command_line(args))
