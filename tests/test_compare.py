@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from scipy.stats import norm
 
 from sudoku_compare.bench import compare as cmp
 from sudoku_compare.bench.cli import main
@@ -71,6 +73,21 @@ def test_both_failing_everywhere_is_not_equivalence():
     (v,) = vd.assess([pair], runs)
     assert v.view == vd.EQUAL_WORK and v.decision == "inconclusive"
     assert "16,000 evaluations" in v.text()
+
+
+def test_an_inconclusive_verdict_says_what_more_runs_would_settle_it():
+    pair = vd.Pair("native.sa", "simanneal.sa", "counterpart", "annealing")
+    # native twice as fast on 6 of 10 puzzles, 1.5 times slower on 4: no clear effect
+    runs = [_run("native.sa", i, True, 0.3 if i < 6 else 0.9) for i in range(10)]
+    runs += [_run("simanneal.sa", i, True, 0.6) for i in range(10)]
+    (v,) = vd.assess([pair], runs)
+    assert v.decision == "inconclusive" and v.nonzero_pairs == 10
+    z = float(norm.isf(v.p_value / 2))
+    need = math.ceil(10 * (float(norm.isf(0.025)) / z) ** 2)
+    assert f"about {need} puzzles would reach p < 0.05" in v.text()
+    few = vd.Verdict(pair, vd.EQUAL_TIME, "1 s", 4, 1, 1, 4, 0, 4, (0, 1), (0, 1), 0.5,
+                     (0.1, 2.0), 0.25, 4)
+    assert "fewer than 6 puzzles differ" in few.text()
 
 
 def test_equal_work_par2_is_in_evaluations_with_the_evaluation_penalty():

@@ -162,7 +162,8 @@ class Verdict:
             end = (f"equivalent within ×{EQUIVALENCE_MARGIN:g} ({ptxt}, "
                    f"{self.nonzero_pairs} differing puzzles)")
         else:
-            end = f"inconclusive ({ptxt}, {self.nonzero_pairs} differing puzzles)"
+            end = (f"inconclusive ({ptxt}, {self.nonzero_pairs} differing puzzles): "
+                   f"{runs_needed(self)}")
         tail = f"; stopped: {self.why_stopped}" if self.why_stopped else ""
         return head + counts + ratio + "; " + end + tail
 
@@ -260,4 +261,14 @@ def runs_needed(v: Verdict) -> str:
     if v.nonzero_pairs < 6:
         return ("fewer than 6 puzzles differ: a two-sided Wilcoxon test cannot reach 0.05 "
                 "below 6 differing pairs; run more puzzles (compare --time-box)")
-    return "more puzzles would narrow the interval (compare --time-box)"
+    if not (math.isfinite(v.p_value) and 0 < v.p_value < 1):
+        return "more puzzles would narrow the interval (compare --time-box)"
+    from scipy.stats import norm
+
+    z = float(norm.isf(v.p_value / 2))
+    if z < 0.5:
+        return "no sign of a difference at this budget (the equivalence margin needs more puzzles)"
+    # the test statistic grows as the square root of the puzzles at a fixed effect
+    need = math.ceil(v.puzzles * (float(norm.isf(0.05 / 2)) / z) ** 2)
+    return (f"at the same effect about {max(need, v.puzzles + 1)} puzzles would reach p < 0.05 "
+            "before the Holm correction (compare --time-box)")
