@@ -28,6 +28,7 @@ ENCODINGS: tuple[str, ...] = (
     "box-permutation",    # each box a permutation of its free digits
     "integer-cells",      # one integer gene per free cell
     "random-keys",        # one real key per free cell, ranked into permutations
+    "sat-cnf",            # one Boolean per (cell, digit), exactly-one clauses (SAT, SMT)
 )
 
 
