@@ -20,8 +20,8 @@ Why this shape (measured on top95, 2-core machine, warm, python-sat 1.9.dev24):
   with ``expect_interrupt=True`` then returns None: ``clock``. Glucose looks at the flag
   only between restarts (MiniSat at every decision), so a search that needs no restart
   (most Sudoku: a few hundred microseconds) finishes anyway; a long one stops within a
-  restart. A run whose budget went on loading the clauses does not search at all. One thread per instance,
-  not a ``threading.Timer`` per solve, which costs about 90 microseconds (a third of a
+  restart. A run whose budget went on loading the clauses does not search at all. One
+  thread per process, not a ``threading.Timer`` per solve, which costs about 90 microseconds (a third of a
   solve). The bench's hard deadline backs it.
 - **Counters.** ``accum_stats()`` is cumulative over a solver's life: the counters are the
   per-puzzle differences of conflicts, decisions, propagations and restarts.
@@ -29,7 +29,10 @@ Why this shape (measured on top95, 2-core machine, warm, python-sat 1.9.dev24):
   section 10), so every seed is the same run. The solver keeps the clauses it learnt on
   earlier puzzles (they follow from the formula, so they never change which grids are
   solutions): the counters of a run, and the grid returned for a puzzle with several
-  solutions, depend on the puzzles the same instance solved before, as for ``z3.smt``.
+  solutions, depend on the puzzles the same process solved before, as for ``z3.smt``:
+  the solver is declared non-deterministic for that reason (a rerun of a campaign meets
+  another worker history). One solver per (box size, solver, at-most-one) is kept per
+  process, not per instance: the harness creates an instance per run.
 
 Counterpart: ``native.bitmask``, for *equal time* only (CDCL is another algorithm); there
 are no objective evaluations. ``stop_reason``: ``target`` (a solution), ``exhausted``
@@ -38,6 +41,7 @@ are no objective evaluations. ``stop_reason``: ``target`` (a solution), ``exhaus
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from collections.abc import Callable
@@ -124,6 +128,21 @@ class _Loaded:
     counts: dict[str, int]
 
 
+#: the loaded solver of each (box, solver, at_most_one) in this process: the harness makes a
+#: new instance per run, so an instance attribute would reload the clauses every run
+_LOADED: dict[tuple[int, str, str], _Loaded] = {}
+#: one deadline thread per process (a thread per instance would be one per run)
+_WATCHDOG = _Watchdog()
+
+
+@atexit.register
+def _delete_solvers() -> None:
+    """Free the kept solvers before interpreter shutdown: pysat's ``__del__`` run during
+    shutdown, after its C module is gone, prints a TypeError per solver to stderr."""
+    while _LOADED:
+        _LOADED.popitem()[1].sat.delete()
+
+
 @register
 class PySatSat(Solver):
     name = "pysat.sat"
@@ -132,7 +151,8 @@ class PySatSat(Solver):
     distribution = "python-sat"
     encoding = "sat-cnf"
     Params = PySatParams
-    deterministic = True
+    #: the learnt clauses a worker's solver keeps make counters depend on its history
+    deterministic = False
     requires = ("pysat",)
     extra = "pysat"
     description = ("python-sat (Glucose 4.1 by default) on the shared one-hot CNF loaded once "
@@ -142,11 +162,6 @@ class PySatSat(Solver):
                    "only (other algorithm)")
     counterpart = "native.bitmask"
 
-    def __init__(self, params: PySatParams | None = None, **overrides: object) -> None:
-        super().__init__(params, **overrides)
-        self._loaded: dict[int, _Loaded] = {}
-        self._watchdog = _Watchdog()
-
     def warmup(self) -> None:
         # the import, the 9x9 clauses and the solver's first search, outside timed runs
         self._warm_size(3)
@@ -155,23 +170,26 @@ class PySatSat(Solver):
         self._warm_size(puzzle.box)
 
     def _warm_size(self, box: int) -> None:
-        if box not in self._loaded:
+        if self._key(box) not in _LOADED:
             self.solve(Puzzle(box, (0,) * box ** 4), Budget(max_seconds=10.0), 0)
+
+    def _key(self, box: int) -> tuple[int, str, str]:
+        return box, self.params.solver, self.params.at_most_one
 
     def _load(self, box: int) -> _Loaded:
         from pysat.solvers import Solver as PySolver
 
-        loaded = self._loaded.get(box)
+        loaded = _LOADED.get(self._key(box))
         if loaded is None:
             cnf = sudoku_cnf(box, self.params.at_most_one)
             sat = PySolver(name=self.params.solver, bootstrap_with=cnf.clauses)
-            loaded = self._loaded[box] = _Loaded(sat, dict.fromkeys(_COUNTERS, 0))
+            loaded = _LOADED[self._key(box)] = _Loaded(sat, dict.fromkeys(_COUNTERS, 0))
         return loaded
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         t0 = time.perf_counter()
         deadline = t0 + budget.max_seconds
-        built = puzzle.box not in self._loaded
+        built = self._key(puzzle.box) not in _LOADED
         loaded = self._load(puzzle.box)
         build_s = time.perf_counter() - t0 if built else 0.0
         sat = loaded.sat
@@ -179,11 +197,11 @@ class PySatSat(Solver):
         t1 = time.perf_counter()
         result: bool | None = None
         if t1 < deadline:  # else the budget went on loading the clauses: no search at all
-            self._watchdog.arm(deadline, sat.interrupt)
+            _WATCHDOG.arm(deadline, sat.interrupt)
             try:
                 result = sat.solve_limited(assumptions=givens, expect_interrupt=True)
             finally:
-                self._watchdog.disarm()
+                _WATCHDOG.disarm()
                 sat.clear_interrupt()
         solve_s = time.perf_counter() - t1
         stats = sat.accum_stats()

@@ -80,11 +80,15 @@ def _sequential(lits: Sequence[int], next_aux: int) -> tuple[list[tuple[int, ...
     return out, next_aux + n - 1
 
 
-@cache
 def sudoku_cnf(box: int, at_most_one: AtMostOne = "pairwise") -> SudokuCnf:
     """The exactly-one clauses of a ``box``-size Sudoku, built once per (box, at_most_one)."""
     if at_most_one not in AT_MOST_ONE:
         raise ValueError(f"at_most_one must be one of {AT_MOST_ONE}, got {at_most_one!r}")
+    return _build(int(box), at_most_one)
+
+
+@cache  # keyed on positional arguments only, so a default and an explicit value share it
+def _build(box: int, at_most_one: str) -> SudokuCnf:
     topo = topology(box)
     side = topo.side
     n_cell_vars = topo.cells * side
