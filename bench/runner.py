@@ -8,7 +8,9 @@ a grace) at the solve, not at the warm-up; a worker that overruns is killed (``t
 stop reason ``killed``) and a fresh one replaces it. File descriptors 1 and 2 of the
 worker go to ``/dev/null`` because libraries such as OR-Tools print from C++.
 
-Memory: the worker caps its address space with ``RLIMIT_AS``. What the driver can honestly
+Memory: the worker caps its data segment (private writable memory, ``RLIMIT_DATA``; an
+address-space cap would stop GraalVM-based libraries such as pychoco, which reserve 32 GB
+of address space they never touch, from starting at all). What the driver can honestly
 tell about a worker that dies:
 
 * a ``MemoryError`` the worker reported is ``memout`` (the cap refused an allocation);
@@ -16,11 +18,11 @@ tell about a worker that dies:
   "exit code None". SIGABRT, SIGSEGV and SIGBUS are what C and C++ code does when an
   allocation is refused (``std::bad_alloc`` uncaught, a NULL pointer used), but also what
   any other bug does; they count as ``memout`` only when a cap was set and the worker's
-  address space, sampled from ``/proc/<pid>/status`` (``VmPeak``) each time the driver
+  data segment, sampled from ``/proc/<pid>/status`` (``VmData``) each time the driver
   polls, had all but reached it (:func:`near_cap`). A refused allocation far below the
   cap (one huge block) is then reported as ``error`` with the peak, never guessed. Otherwise, and for every other signal, the
   run is ``error`` "worker killed by SIGSEGV" with the peak seen. SIGKILL never comes from
-  ``RLIMIT_AS`` (it is another process or the kernel's OOM killer, not our cap): ``error``.
+  ``RLIMIT_DATA`` (it is another process or the kernel's OOM killer, not our cap): ``error``.
 * the signal's name, the peak and the cap are stored in the run's ``extra``.
 
 Killed and dead workers cannot report their evaluations at the end. While a solve runs, a
@@ -112,7 +114,9 @@ def _cap_memory(memory_mb: int | None) -> None:
         import resource
 
         limit = int(memory_mb) * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        # the data segment (private writable memory), not RLIMIT_AS: pychoco's native image
+        # reserves 32 GB of address space (PROT_NONE) at import and cannot start under it
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     except (ImportError, ValueError, OSError):  # not on this platform: the driver's deadline stays
         pass
 
@@ -404,13 +408,14 @@ class Worker:
         return None
 
     def _sample_memory(self) -> None:
-        """Remember the child's peak address space (VmPeak), for :meth:`_died`."""
+        """Remember the child's largest data segment seen (VmData, what the cap limits),
+        for :meth:`_died`."""
         if self.process is None:
             return
         try:
             with open(f"/proc/{self.process.pid}/status", "rb") as fh:
                 for line in fh:
-                    if line.startswith(b"VmPeak:"):
+                    if line.startswith(b"VmData:"):
                         self.peak_mb = max(self.peak_mb, int(line.split()[1]) / 1024)
                         return
         except (OSError, ValueError, IndexError):  # not Linux, or already gone
