@@ -21,17 +21,17 @@ Why this shape (measured on top95, 2-core machine, warm, pychoco 0.4.0):
   takes a seed), so every seed is the same run.
 - **Warm-up:** importing pychoco takes about 50 ms and the first solve of a process
   2 ms against 0.9 ms later; :meth:`warmup` solves a 9x9 model once.
-- **Memory.** pychoco keeps about 175 KB of every solve it never frees (RSS measured
-  over 4,000 solves in one process: 46 MB, 205 MB after 1,000, 376 MB after 2,000,
-  749 MB after 4,000). ``runs_per_worker`` makes the local executor replace a worker after
-  2,000 runs, which bounds that growth at about 350 MB per worker; a new worker costs
-  about a second of start-up and warm-up, under 50 % of the 2,000 runs' own time at
-  the measured 1 ms a run.
+- **Memory.** pychoco keeps about 165-175 KB of every solve it never frees (measured over
+  6,000 solves in one process: RSS 46 MB, 376 MB after 2,000, 749 MB after 4,000; the data
+  segment grows alike). ``runs_per_worker`` makes the local executor replace a worker after
+  2,000 runs: a worker with every exact library warm held a 314 MB data segment, 643 MB
+  after 2,000 Choco solves, far under the default 3 GB cap, which one worker would reach
+  after roughly 16,000 solves (extrapolated from that slope, not run).
 - **Address space.** The native image reserves 32 GB of virtual address space when it
   is loaded (GraalVM's heap reservation; oracle/graal#8476), so pychoco cannot even be
-  imported in a process whose address space is capped below that (``RLIMIT_AS``; it
-  prints ``graal_create_isolate error`` and the interpreter exits). The leak itself lives
-  inside that reservation: an address-space cap never sees it grow.
+  imported in a process whose address space is capped below that (``RLIMIT_AS``: it
+  prints ``graal_create_isolate error`` and the interpreter exits). That is why the
+  bench's workers cap the data segment (``RLIMIT_DATA``), which the leak does fill.
 
 Counterpart: ``native.bitmask``, for *equal time* only (propagation and search of another
 algorithm); there are no objective evaluations. ``stop_reason``: ``target`` (a solution),
@@ -85,7 +85,7 @@ class ChocoCp(Solver):
     deterministic = True
     requires = ("pychoco",)
     extra = "choco"
-    #: pychoco never frees about 175 KB a solve: a fresh worker every 2,000 runs
+    #: pychoco never frees about 170 KB a solve: a fresh worker every 2,000 runs
     runs_per_worker = 2000
     description = ("Choco (pychoco), all_different per unit (consistency AC, the library's "
                    "default), time limit, default deterministic search (ignores the seed); "

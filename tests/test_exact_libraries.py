@@ -204,3 +204,23 @@ def test_a_campaign_of_2000_choco_runs_ends_without_memout(tmp_path):
                        progress=False)
     statuses = [r["status"] for r in res.rows]
     assert len(statuses) >= 2000 and set(statuses) == {"solved"}
+
+
+def test_the_pysat_deadline_thread_fires_once_and_never_after_disarm():
+    import threading
+    import time
+
+    from sudoku_compare.adapters.pysat_sat import _Watchdog
+
+    dog = _Watchdog()
+    fired = threading.Event()
+    dog.arm(time.perf_counter() + 0.05, fired.set)
+    assert fired.wait(5.0)                      # at its instant
+    late = threading.Event()
+    dog.arm(time.perf_counter() + 0.2, late.set)
+    dog.disarm()                                # a solve that ended first
+    assert not late.wait(0.5)
+    sooner = threading.Event()
+    dog.arm(time.perf_counter() + 60.0, late.set)
+    dog.arm(time.perf_counter() + 0.05, sooner.set)  # an earlier instant wakes the thread
+    assert sooner.wait(5.0) and not late.is_set()
