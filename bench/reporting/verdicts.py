@@ -258,6 +258,9 @@ def runs_needed(v: Verdict) -> str:
     """What more runs would settle an inconclusive verdict (a rough, stated rule)."""
     if v.decision != "inconclusive":
         return ""
+    if v.native_solved == 0 and v.library_solved == 0:
+        return ("neither side solved a puzzle: a larger budget, not more puzzles, would tell "
+                "them apart")
     if v.nonzero_pairs < 6:
         return ("fewer than 6 puzzles differ: a two-sided Wilcoxon test cannot reach 0.05 "
                 "below 6 differing pairs; run more puzzles (compare --time-box)")
