@@ -7,15 +7,16 @@ Why this shape (measured on top95, 2-core machine, warm, python-sat 1.9.dev24):
   very formula ``z3.smt`` searches. They do not depend on the puzzle, so one solver per box
   size is loaded with them once (in :meth:`warmup_for`, or on first use, timed in
   ``extra["model_build_s"]``) and a puzzle is one ``solve_limited(assumptions=givens)``.
-  A fresh solver per puzzle costs 3-10 ms against about 0.3 ms this way. The sequential
-  counter (``at_most_one=sequential``) has fewer clauses but solved 2-3x slower (median
-  0.85-1.3 ms against 0.30-0.32 ms).
+  A fresh solver per puzzle cost 3-10 ms (LIBRARIES.md section 10) against about 0.3 ms
+  this way. The sequential counter (``at_most_one=sequential``) has fewer clauses but
+  solved 2-3x slower (median 0.85-1.3 ms against 0.30-0.32 ms).
 - **Solver.** ``glucose4`` (Glucose 4.1) by default: median 0.28 ms per top95 puzzle over
   three passes, tied within noise with glucose3, glucose42, gluecard4, maplesat, minisat22
-  and minicard (0.275-0.300 ms); maplechrono and mergesat3 0.6 ms, maplecm 12 ms. Offered are the solvers that honour ``interrupt()``:
-  CaDiCaL and Lingeling have no limited solve in pysat (their solve cannot be stopped but
-  by killing the process), and kissat ignores assumptions (it returned grids that drop
-  givens), so none of them is offered.
+  and minicard (0.275-0.300 ms); maplechrono and mergesat3 0.6 ms, maplecm 12 ms. Offered
+  are the solvers that honour ``interrupt()``: CaDiCaL and Lingeling have no limited solve
+  in pysat (their solve cannot be stopped but by killing the process), and kissat ignores
+  assumptions (it returned grids that drop givens; LIBRARIES.md section 13), so none of
+  them is offered.
 - **Stop.** A watchdog thread calls ``interrupt()`` at the deadline, and ``solve_limited``
   with ``expect_interrupt=True`` then returns None: ``clock``. Glucose looks at the flag
   only between restarts (MiniSat at every decision), so a search that needs no restart
