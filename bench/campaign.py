@@ -230,7 +230,7 @@ def check_budget(budget: Budget) -> None:
 
 
 def check_memory(memory_mb: int | None) -> int:
-    """The worker's address-space cap in MB (None: the default), or InputError."""
+    """The worker's data-segment cap in MB (None: the default), or InputError."""
     if memory_mb is None:
         return DEFAULT_MEMORY_MB
     if isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or memory_mb <= 0:
@@ -238,8 +238,8 @@ def check_memory(memory_mb: int | None) -> int:
                          f"(default {DEFAULT_MEMORY_MB})")
     if memory_mb < MIN_MEMORY_MB:
         raise InputError(f"--memory-mb {memory_mb}: a worker needs at least {MIN_MEMORY_MB} MB "
-                         f"of address space to start (numpy, numba and one compiled kernel "
-                         f"take about 550 MB)")
+                         f"(numpy, numba and one compiled kernel take about 250 MB of data "
+                         f"segment, and LLVM hangs rather than fails under 150 MB)")
     return memory_mb
 
 

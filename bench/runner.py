@@ -62,16 +62,16 @@ from sudoku_compare.vocabulary import StopReason
 
 from .execute import execute, versions_of
 
-#: address-space cap of a worker; numba/LLVM and OR-Tools reserve well under 2 GB here.
+#: data-segment cap of a worker (RLIMIT_DATA); numba/LLVM and OR-Tools use well under 1 GB here.
 DEFAULT_MEMORY_MB = 3072
-#: the smallest cap a worker starts under: importing numpy and numba and compiling one
-#: kernel needs about 550 MB of address space (measured: native.backtracking and
-#: native.bitmask fail at start-up under 500 MB, with ImportError/OSError or a hang in
-#: LLVM, and solve under 550 MB); below this every run would be an error, not a memout.
+#: the smallest cap a worker is given: importing numpy and numba and compiling one kernel
+#: peaks at about 250 MB of data segment (measured VmData of a warm native.bitmask worker:
+#: 223-256 MB), and under 150 MB LLVM hangs while compiling instead of failing; 600 MB
+#: leaves room for the solve itself, so below it every run would be an error, not a memout.
 MIN_MEMORY_MB = 600
 def near_cap(peak_mb: float, cap_mb: int) -> bool:
-    """Whether an address space of ``peak_mb`` had all but reached the cap: within 10 % of
-    it or 64 MB, whichever is more. (A worker at rest already uses about 470 MB, so a share
+    """Whether a data segment of ``peak_mb`` had all but reached the cap: within 10 % of
+    it or 64 MB, whichever is more. (A worker at rest already uses about 250 MB, so a share
     of the cap alone would call every crash under a small cap a memout.)"""
     return peak_mb >= cap_mb - max(64.0, 0.1 * cap_mb)
 #: seconds between two samples of a running solve's evaluation count
@@ -296,7 +296,7 @@ class Worker:
         self.task: Task | None = None
         self.phase = "idle"          # idle | warming | solving
         self.deadline = 0.0
-        #: the largest address space (MB) seen in the current task (VmPeak of the child)
+        #: the largest data segment (MB) seen in the current task (VmData of the child)
         self.peak_mb = 0.0
         #: the last running evaluation count the solving worker sent (None: none yet)
         self.evaluations_seen: int | None = None
@@ -445,7 +445,7 @@ class Worker:
         peak, cap = self.peak_mb, self.memory_mb
         self.restart()
         extra: dict[str, float | int | str] = {}
-        where = f"peak address space {peak:.0f} MB" + (f" of a {cap} MB cap" if cap else "")
+        where = f"peak data segment {peak:.0f} MB" + (f" of a {cap} MB cap" if cap else "")
         if peak:
             extra["peak_mb"] = round(peak, 1)
         if cap:

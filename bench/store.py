@@ -77,7 +77,7 @@ RUNS_COLUMNS_SQL = """
     stop_reason TEXT,          -- target|finished|exhausted|evaluations|clock|killed|error (v2)
     schedule_fraction REAL,    -- share of the solver's own schedule completed, 0..1 (v2)
     attempt INTEGER DEFAULT 1, -- 1 for the first attempt of this run id, 2 after one retry (v3)
-    memory_mb INTEGER          -- the worker's address-space cap for this attempt (v3)
+    memory_mb INTEGER          -- the worker's data-segment cap for this attempt (v3)
 """
 
 SCHEMA = f"""

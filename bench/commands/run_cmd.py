@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="worker processes (at most one per run; a warning above the CPU count)")
     p.add_argument("--campaign-seed", type=int, default=0)
     p.add_argument("--memory-mb", type=int, default=None,
-                   help="address-space cap per worker in MB (default 3072, at least 600)")
+                   help="data-segment (RLIMIT_DATA) cap per worker in MB (default 3072, at least 600)")
     p.add_argument("--retry", default=None, metavar="STATUS[,STATUS]",
                    help="run stored runs with these statuses again, keeping every attempt "
                         "(failed = error,memout,timeout)")
