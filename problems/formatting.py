@@ -7,14 +7,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from .alphabet import symbol
+from .compact import encode
 
 
 def format_line(cells: Sequence[int] | np.ndarray, box: int, empty: str = ".") -> str:
-    """Row-major one-line form, ``empty`` for an empty cell."""
-    flat = np.asarray(cells).ravel()
-    if box == 3 and empty == "0":
-        return "".join(str(int(v)) for v in flat)
-    return "".join(symbol(int(v), empty) for v in flat)
+    """Row-major one-line form, ``empty`` for an empty cell (``box`` is implied by the
+    number of cells; it stays in the signature for the callers that pass it)."""
+    return encode(cells, empty)
 
 
 def format_boxed(cells: Sequence[int] | np.ndarray, box: int, empty: str = ".") -> str:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .alphabet import EMPTY_SYMBOLS
+from .compact import BOX_OF_CELLS, decode
 from .errors import PuzzleFormatError
 from .puzzle import LAYOUT, Puzzle, cell_value, line_symbols
 
@@ -45,6 +46,8 @@ MAX_LINE_CHARS = 2048
 
 #: Cell counts that can only be one puzzle on one line (16 may also be a 16x16 row).
 PUZZLE_LINE_CELLS = frozenset({81, 256, 625})
+#: Compact lines decoded together at most (bounds the memory of a large file's read).
+COMPACT_BLOCK = 4096
 #: Cell counts of a grid row: the sides of the grids, 4x4 to 25x25.
 ROW_CELLS = frozenset({4, 9, 16, 25})
 
@@ -66,7 +69,23 @@ Cells = list[tuple[str, int]]
 
 def parse_line(text: str, source: str = "<string>", line: int = 1) -> Puzzle:
     """One puzzle written on one line (:meth:`Puzzle.from_string`): n**4 symbols."""
+    field = _compact_field(text.strip())
+    if field is not None:
+        box = BOX_OF_CELLS[len(field)]
+        grids = decode([field], box)
+        if grids is not None:
+            return Puzzle.trusted(box, tuple(grids[0].tolist()))
     return Puzzle.from_string(text, source=source, line=line)
+
+
+def _compact_field(stripped: str) -> str | None:
+    """The puzzle of a line whose first field is n**4 symbols with no layout characters
+    (``003020600...``, maybe followed by a rating): the fast path of :mod:`.compact`."""
+    field = stripped.split(None, 1)[0] if stripped else ""
+    if len(field) in BOX_OF_CELLS and "|" not in field and "+" not in field \
+            and "," not in field:
+        return field
+    return None
 
 
 def _is_rule(s: str) -> bool:
@@ -163,6 +182,8 @@ class _Reader:
         self.csv_column: int | None = None
         self.csv_named: int | None = None
         self.block_start = True
+        #: compact puzzle lines read but not yet decoded (decoded together: :mod:`.compact`)
+        self.compact: list[tuple[int, str, str]] = []
 
     def error(self, reason: str, line: int, col: int = 1) -> PuzzleFormatError:
         return PuzzleFormatError(reason, self.source, line, col)
@@ -171,11 +192,24 @@ class _Reader:
 
     def feed(self, lineno: int, text: str) -> None:
         s = text.strip()
+        if s and not (self.csv or self.pending or self.side) and s[0] != "#":
+            # a first field of 81, 256 or 625 symbols is neither a title (those never hold
+            # 16 symbols in a row) nor a rule (a rule has no digit)
+            field = _compact_field(s)
+            if field is not None and len(field) != 16 and not _is_rule(field):
+                if self.compact and len(self.compact[0][2]) != len(field):
+                    self.flush_compact()  # one box size per decoded block
+                self.block_start = False
+                self.compact.append((lineno, text, field))
+                if len(self.compact) >= COMPACT_BLOCK:
+                    self.flush_compact()
+                return
         if not s or s.startswith("#") or _TITLE.match(s):
             self.end_block()
             return
         if _is_rule(s):
             return
+        self.flush_compact()
         first = self.block_start
         self.block_start = False
         if self.csv:
@@ -208,8 +242,25 @@ class _Reader:
             raise self.error(f"this line has {n} cells: a puzzle on one line has n**4 "
                              "(16, 81, 256 or 625), a grid row 4, 9, 16 or 25", lineno)
 
+    def flush_compact(self) -> None:
+        """Decode the compact lines read so far, in one go; if any of them is not a valid
+        puzzle, read them one by one the general way, which raises the located error."""
+        lines, self.compact = self.compact, []
+        if not lines:
+            return
+        box = BOX_OF_CELLS[len(lines[0][2])]
+        grids = decode([field for _, _, field in lines], box)
+        if grids is None:
+            for lineno, text, _ in lines:
+                self._emit([(lineno, _row_cells(text) or [])])
+            return
+        start = len(self.puzzles)
+        self.puzzles.extend(Puzzle.trusted(box, tuple(cells), f"{self.source}:{start + i}")
+                            for i, cells in enumerate(grids.tolist()))
+
     def end_block(self) -> None:
         """A blank line, a comment, a title or the end: no grid may stay open across it."""
+        self.flush_compact()
         if self.pending:
             self._decide16(complete=False)
         if self.side:
@@ -358,6 +409,17 @@ def _file_lines(f: BinaryIO, source: str, chunk: int = 1 << 16) -> Iterator[tupl
         data = f.read(chunk)
         eof = not data
         buf += data
+        cut = buf.rfind(b"\n") + 1
+        if cut and buf.isascii() and b"\r" not in buf and b"\0" not in buf \
+                and not (lineno == 0 and buf.startswith(b"\xef\xbb\xbf")):
+            # the common case, plain ASCII with \n ends: the chunk's lines decoded at once
+            lines = buf[:cut - 1].decode("ascii").split("\n")
+            if max(map(len, lines)) <= MAX_LINE_CHARS:
+                for text in lines:
+                    lineno += 1
+                    yield lineno, text
+                buf = buf[cut:]
+                continue
         start = 0
         for m in _EOL_BYTES.finditer(buf):
             if not eof and m.end() == len(buf) and buf.endswith(b"\r"):
@@ -386,12 +448,16 @@ def _decoded(raw: bytes, source: str, lineno: int) -> str:
     return _checked(text, source, lineno)
 
 
-def _read(lines: Iterable[tuple[int, str]], source: str) -> list[Puzzle]:
+def _read(lines: Iterable[tuple[int, str]], source: str, stop: int | None = None) -> list[Puzzle]:
+    """The puzzles of ``lines``; with ``stop``, reading ends once that many are read (a
+    slice of a large file reads only its beginning)."""
     reader = _Reader(source)
     for lineno, text in lines:
         reader.feed(lineno, text)
+        if stop is not None and len(reader.puzzles) + len(reader.compact) >= stop:
+            break
     reader.end_block()
-    return reader.puzzles
+    return reader.puzzles[:stop] if stop is not None else reader.puzzles
 
 
 def parse_text(text: str, source: str = "<string>") -> list[Puzzle]:
@@ -399,12 +465,13 @@ def parse_text(text: str, source: str = "<string>") -> list[Puzzle]:
     return _read(_text_lines(text.removeprefix("\ufeff"), source), source)
 
 
-def parse_file(path: str | Path) -> list[Puzzle]:
-    """Every puzzle in a file, named ``FILE:INDEX``; a file with none is an error."""
+def parse_file(path: str | Path, stop: int | None = None) -> list[Puzzle]:
+    """Every puzzle in a file (the first ``stop`` with ``stop``), named ``FILE:INDEX``; a
+    file with none is an error."""
     p = Path(path)
     try:
         with p.open("rb") as f:
-            puzzles = _read(_file_lines(f, str(p)), str(p))
+            puzzles = _read(_file_lines(f, str(p)), str(p), stop)
     except OSError as exc:
         raise PuzzleFormatError(f"cannot read: {exc.strerror or exc}", str(p), 1, 1) from None
     if not puzzles:

@@ -181,8 +181,16 @@ class Puzzle:
         return cls.from_symbols([ch for ch, _ in symbols], [(line, col) for _, col in symbols],
                                 source or name or "<string>", name)
 
+    @classmethod
+    def trusted(cls, box: int, cells: tuple[int, ...], name: str | None = None) -> Puzzle:
+        """A puzzle from cells already checked (by :func:`.compact.decode`: in range, no
+        digit given twice), without checking them again: the fast path of a large file."""
+        puzzle = object.__new__(cls)
+        puzzle.__dict__.update(box=box, cells=cells, name=name)  # frozen: no setattr
+        return puzzle
+
     def renamed(self, name: str | None) -> Puzzle:
-        return Puzzle(self.box, self.cells, name)
+        return Puzzle.trusted(self.box, self.cells, name)
 
     @property
     def side(self) -> int:

@@ -79,8 +79,8 @@ class PuzzleRef:
         """The puzzles this reference names (a set or file is loaded, and checked)."""
         if self.literal:
             return [Puzzle.from_string(self.base, name=self.base, source="<argument>")]
-        puzzles = load_set(self.base)
-        n = len(puzzles)
+        puzzles = load_set(self.base, stop=self._needed())
+        n = len(puzzles)  # exact whenever it is reported: a short read read the whole file
         if self.index is not None:
             i = self.index + n if self.index < 0 else self.index
             if not 0 <= i < n:
@@ -93,6 +93,16 @@ class PuzzleRef:
                 raise InputError(f"{self.text}: empty slice (the set has {n} puzzles)")
             return chosen
         return puzzles
+
+    def _needed(self) -> int | None:
+        """How many puzzles from the start the reference needs (None: all of them), so a
+        slice of a large file reads only its beginning."""
+        if self.index is not None:
+            return self.index + 1 if self.index >= 0 else None
+        if self.sliced and self.stop is not None and self.stop >= 0 \
+                and (self.start is None or self.start >= 0):
+            return self.stop
+        return None
 
     def __str__(self) -> str:
         return self.text
@@ -132,8 +142,9 @@ def _parse_index(text: str, ref: str, open_ok: bool) -> int | None:
     return int(text)
 
 
-def load_set(name_or_path: str) -> list[Puzzle]:
-    """Every puzzle of a named set or a file, each named ``SET:I``.
+def load_set(name_or_path: str, stop: int | None = None) -> list[Puzzle]:
+    """Every puzzle of a named set or a file (its first ``stop`` with ``stop``), each
+    named ``SET:I``.
 
     A public set is verified by its content checksum the first time it is used in this
     process (:func:`.catalog.verify_public_file`): a tampered copy never reaches a run.
@@ -157,7 +168,7 @@ def load_set(name_or_path: str) -> list[Puzzle]:
         else:
             raise InputError(f"unknown puzzle set {name_or_path[:200]!r}: not a set name "
                              f"({', '.join(catalog.known_names())}) nor an existing file")
-    return [pz.renamed(f"{label}:{i}") for i, pz in enumerate(parse_file(path))]
+    return [pz.renamed(f"{label}:{i}") for i, pz in enumerate(parse_file(path, stop))]
 
 
 def resolve_puzzles(ref: str | PuzzleRef) -> list[Puzzle]:

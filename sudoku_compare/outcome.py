@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 import numpy as np
 
-from sudoku_compare.problems.alphabet import value_of
+from sudoku_compare.problems.compact import decode_grid
 from sudoku_compare.problems.formatting import format_line
 from sudoku_compare.problems.topology import box_for_cells
 
@@ -72,17 +72,26 @@ class Outcome:
         return format_line(flat, box, empty="0" if box == 3 else ".")
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["grid"] = self.grid_line()
-        d["status"] = str(self.status) if self.status is not None else None
-        d["trace"] = [list(t) for t in self.trace]
-        return d
+        """Plain values (JSON- and pickle-ready): the grid as its line, the trace as lists.
+
+        Written field by field rather than with :func:`dataclasses.asdict`, whose deep copy
+        cost about 150 us a run, a tenth of a campaign driver's time per run."""
+        return {
+            "grid": self.grid_line(), "claims_solved": bool(self.claims_solved),
+            "evaluations": self.evaluations, "iterations": self.iterations,
+            "restarts": self.restarts, "best_energy": self.best_energy,
+            "counters": dict(self.counters), "trace": [list(t) for t in self.trace],
+            "extra": dict(self.extra), "stop_reason": self.stop_reason,
+            "schedule_fraction": self.schedule_fraction,
+            "status": str(self.status) if self.status is not None else None,
+            "elapsed_s": self.elapsed_s, "versions": dict(self.versions),
+            "violations": list(self.violations), "error": self.error,
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> Outcome:
         """The inverse of :meth:`to_dict` (unknown keys are ignored, so older rows load)."""
-        known = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in d.items() if k in known}
+        kw = {k: v for k, v in d.items() if k in _FIELDS}
         grid = kw.pop("grid", None)
         if isinstance(grid, str):
             kw["grid"] = _grid_from_line(grid)
@@ -97,13 +106,15 @@ class Outcome:
         return cls(**kw)
 
 
+_FIELDS = frozenset(f.name for f in fields(Outcome))
+
+
 def _grid_from_line(line: str) -> np.ndarray:
     """The (side, side) array a :meth:`Outcome.grid_line` string stands for (conflicts kept)."""
     box = box_for_cells(len(line))
     if box is None:
         raise ValueError(f"a grid line has n**4 cells, this one has {len(line)}")
-    side = box * box
-    values = [value_of(ch, side) for ch in line]
-    if any(v is None for v in values):
+    values = decode_grid(line)
+    if values is None:
         raise ValueError(f"a grid line holds an unknown symbol: {line!r}")
-    return np.array(values, dtype=np.int64).reshape(side, side)
+    return values.reshape(box * box, box * box)
