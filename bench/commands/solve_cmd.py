@@ -70,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.solver} on {puzzle.name}: {outcome.status} in {outcome.elapsed_s:.4f} s")
         if outcome.counters:
             print("counters: " + ", ".join(f"{k}={v}" for k, v in outcome.counters.items()))
+        # human-style solvers log their steps (--json carries the log as extra.step_log)
+        for step in outcome.extra.get("step_log") or []:
+            changes = step["placements"] + step["eliminations"]
+            print(f"  {step['technique']}: " + " ".join(changes))
+        if "rating_level" in outcome.extra:
+            print(f"rating: {outcome.extra['rating_level']} (score {outcome.extra['rating_score']}, "
+                  f"hardest {outcome.extra['rating_hardest'] or '-'})")
         if outcome.grid is not None:
             print(format_boxed(outcome.grid, puzzle.box))
     return 0
