@@ -278,3 +278,94 @@ def test_rating_follows_hodokus_rule():
     # 60 hidden singles (840 points) exceed easy's 800: the level is raised to medium
     assert rate(["hidden_single"] * 60, True).level == "medium"
     assert rate(["naked_single"], False).level == "incomplete"
+
+
+# -- hodoku.human -------------------------------------------------------------------------
+def _hodoku():
+    return pytest.importorskip("hodoku", reason="hodoku.human needs hodoku-py (pip install "
+                               '"sudoku-compare[hodoku]")')
+
+
+def test_every_native_technique_has_a_hodoku_counterpart():
+    hodoku = _hodoku()
+    names = {common_name(t.name) for t in hodoku.SolutionType}
+    assert set(BY_NAME) <= names
+
+
+@needs_public
+def test_hodoku_loop_is_the_librarys_own():
+    """The adapter's clocked loop takes HoDoKu's steps and gets its level and score."""
+    hodoku = _hodoku()
+    from sudoku_compare.adapters.hodoku_human import hodoku_path, rating
+
+    lib = hodoku.Solver()
+    for puzzle in load_set("easy51")[:3] + load_set("top95")[:3]:
+        line = puzzle.to_line().replace(".", "0")
+        mine, theirs = hodoku_path(line), lib.solve(line)
+        assert [s.type for s in mine.steps] == [s.type for s in theirs.steps]
+        assert rating(mine.steps, mine.solved)[:2] == (theirs.level.name.lower(), theirs.score)
+        assert mine.grid == theirs.solution
+
+
+@needs_public
+def test_hodoku_record_matches_native_record():
+    _hodoku()
+    puzzle = load_set("easy51")[0]
+    budget = Budget(10.0)
+    theirs = verify(puzzle, registry.create("hodoku.human").solve(puzzle, budget, 0))
+    ours = verify(puzzle, registry.create("native.human").solve(puzzle, budget, 0))
+    assert theirs.status == ours.status == "solved"
+    assert set(theirs.extra["step_log"][0]) >= set(ours.extra["step_log"][0])
+    assert theirs.counters["steps"] == len(theirs.extra["step_log"])
+    assert theirs.extra["rating_level"] in ("easy", "medium")
+    techniques = {k for k in theirs.counters if k.startswith("steps_")}
+    assert techniques <= {f"steps_{n}" for n in BY_NAME} | {"steps_" + common_name(t.name)
+                                                           for t in _hodoku().SolutionType}
+
+
+@needs_public
+def test_hodoku_honours_max_seconds_inside_a_step():
+    _hodoku()
+    import time
+
+    # top95:6 takes HoDoKu several seconds (forcing nets); stop it after 0.3 s
+    puzzle = load_set("top95")[6]
+    solver = registry.create("hodoku.human")
+    solver.warmup()
+    start = time.perf_counter()
+    out = verify(puzzle, solver.solve(puzzle, Budget(0.3), 0))
+    elapsed = time.perf_counter() - start
+    assert out.stop_reason == StopReason.CLOCK and out.status == "unsolved"
+    assert elapsed < 0.3 + 0.5, elapsed
+    grid = np.asarray(out.grid).ravel()
+    solution = first_solution(puzzle).ravel()
+    assert all(solution[c] == v for c, v in enumerate(grid) if v)
+
+
+def test_hodoku_refuses_puzzles_without_one_solution():
+    _hodoku()
+    from sudoku_compare.checks import SEVERAL
+
+    solver = registry.create("hodoku.human")
+    none = solver.solve(parse_line(NO_SOLUTION), Budget(5.0), 0)
+    several = verify(parse_line(SEVERAL), solver.solve(parse_line(SEVERAL), Budget(5.0), 0))
+    assert none.stop_reason == StopReason.EXHAUSTED
+    assert several.status == "unsolved" and "several" in several.extra["refused"]
+
+
+def test_call_with_deadline_interrupts_and_never_fires_late():
+    import time
+
+    from sudoku_compare.adapters.hodoku_human import _Interrupted, call_with_deadline
+
+    def spin() -> None:
+        while True:
+            pass
+
+    start = time.perf_counter()
+    with pytest.raises(_Interrupted):
+        call_with_deadline(spin, 0.05)
+    assert time.perf_counter() - start < 1.0
+    for _ in range(50):   # quick calls: the timer is cancelled, nothing is raised later
+        assert call_with_deadline(lambda: 7, 0.01) == 7
+    time.sleep(0.05)
