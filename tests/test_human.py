@@ -369,3 +369,32 @@ def test_call_with_deadline_interrupts_and_never_fires_late():
     for _ in range(50):   # quick calls: the timer is cancelled, nothing is raised later
         assert call_with_deadline(lambda: 7, 0.01) == 7
     time.sleep(0.05)
+
+
+# -- the command line ---------------------------------------------------------------------
+@needs_public
+def test_solve_json_prints_the_technique_log(capsys):
+    import json
+
+    from sudoku_compare.bench.cli import main
+
+    assert main(["solve", "native.human", "easy51:0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "solved"
+    log = out["extra"]["step_log"]
+    assert len(log) == out["counters"]["steps"] and log[0]["placements"]
+    assert main(["solve", "native.human", "easy51:0"]) == 0
+    text = capsys.readouterr().out
+    assert "rating: easy" in text and f"  {log[0]['technique']}: {log[0]['placements'][0]}" in text
+
+
+@needs_public
+@pytest.mark.parametrize("which", ["native", "hodoku"])
+def test_puzzles_show_rate_human(capsys, which):
+    if which == "hodoku":
+        _hodoku()
+    from sudoku_compare.bench.cli import main
+
+    assert main(["puzzles", "show", "easy51:0", "--rate", which]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert f"{which}.human: easy (score" in header

@@ -29,7 +29,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     show = psub.add_parser("show", help="print puzzles in the seeds' boxed layout")
     show.add_argument("ref", metavar="SET[:I]", help="a set name or file, optionally :I or :START:STOP")
     show.add_argument("--line", action="store_true", help="one line per puzzle instead")
-    show.add_argument("--rate", action="store_true", help="also print the difficulty rating")
+    show.add_argument("--rate", nargs="?", const="search", default=None,
+                      choices=("search", "native", "hodoku"),
+                      help="also print the difficulty rating: search effort (the default), or "
+                           "the human-style rating of native.human or hodoku.human")
     show.set_defaults(func=run_show)
 
     gen = psub.add_parser("generate", help="generate puzzles with exactly one solution")
@@ -81,13 +84,32 @@ def run_show(args: argparse.Namespace) -> int:
         if i:
             print()
         extra = ""
-        if args.rate:
+        if args.rate == "search":
             r = rate(puzzle)
             extra = f", {r.guesses} guesses ({r.band})"
+        elif args.rate:
+            extra = ", " + human_rating(puzzle, f"{args.rate}.human")
         print(f"# {puzzle.name}: {puzzle.side}x{puzzle.side}, {puzzle.n_givens} givens, "
               f"{puzzle.n_empty} empty{extra}")
         print(format_boxed(puzzle.cells, puzzle.box))
     return 0
+
+
+def human_rating(puzzle, solver_name: str) -> str:
+    """A human-style solver's rating of ``puzzle``, in one phrase (through the registry)."""
+    from sudoku_compare import registry
+    from sudoku_compare.budget import Budget
+
+    spec = registry.get(solver_name)
+    ok, reason = spec.availability()
+    if not ok:
+        raise InputError(f"--rate: {solver_name} is unavailable: {reason}")
+    if puzzle.box not in spec.cls.boxes:
+        return f"{solver_name}: not rated ({puzzle.side}x{puzzle.side})"
+    out = spec.create().solve(puzzle, Budget(max_seconds=60.0), 0)
+    x = out.extra
+    return (f"{solver_name}: {x['rating_level']} (score {x['rating_score']}, "
+            f"hardest {x['rating_hardest'] or '-'}, {out.counters['steps']} steps)")
 
 
 def generate_command(box: int, count: int, seed: int, band: str | None, clues: int | None,
