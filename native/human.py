@@ -262,13 +262,13 @@ def hidden_single(view: View) -> Step | None:
 
 
 # -- intersections ------------------------------------------------------------------------
-def _locked(view: View, technique: str, from_units: range, line_of: Callable[[int], int | None]
-            ) -> Step | None:
+def _locked(view: View, technique: str, from_units: range, line_of: Callable[[int], int | None],
+            only_digit: int | None = None) -> Step | None:
     """A digit of unit u whose cells all lie in one other unit leaves the rest of that unit."""
     geo = view.geo
     for u in from_units:
         for d, positions in enumerate(view.where[u]):
-            if popcount(positions) < 2:
+            if (only_digit is not None and d != only_digit) or popcount(positions) < 2:
                 continue
             cells = _cells_of(view, u, positions)
             others = {line_of(c) for c in cells}
@@ -291,8 +291,14 @@ def locked_candidates_pointing(view: View) -> Step | None:
     geo = view.geo
     n = geo.side
     boxes = range(2 * n, 3 * n)
-    step = _locked(view, "locked_candidates_pointing", boxes, lambda c: geo.row_of[c])
-    return step or _locked(view, "locked_candidates_pointing", boxes, lambda c: n + geo.col_of[c])
+    lines = (lambda c: geo.row_of[c], lambda c: n + geo.col_of[c])
+    for b in boxes:  # HoDoKu's order: each box, each digit, its row then its column
+        for digit in range(n):
+            for line_of in lines:
+                step = _locked(view, "locked_candidates_pointing", range(b, b + 1), line_of, digit)
+                if step is not None:
+                    return step
+    return None
 
 
 def locked_candidates_claiming(view: View) -> Step | None:
@@ -306,9 +312,17 @@ def locked_candidates_claiming(view: View) -> Step | None:
 _SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
+@cache
+def _subset_order(geo: Geometry) -> tuple[int, ...]:
+    """Units in the order HoDoKu searches subsets: boxes, then rows, then columns."""
+    n = geo.side
+    return (*range(2 * n, 3 * n), *range(2 * n))
+
+
 def naked_subset(view: View, k: int) -> Step | None:
     """k cells of a unit holding k digits between them: those digits leave the unit's other cells."""
-    for unit in view.geo.unit_cells:
+    for u in _subset_order(view.geo):
+        unit = view.geo.unit_cells[u]
         pool = [c for c in unit if view.values[c] == 0 and 2 <= view.count[c] <= k]
         if len(pool) < k:
             continue
@@ -328,7 +342,8 @@ def naked_subset(view: View, k: int) -> Step | None:
 
 def hidden_subset(view: View, k: int) -> Step | None:
     """k digits of a unit confined to k cells: those cells lose every other digit."""
-    for u, where in enumerate(view.where):
+    for u in _subset_order(view.geo):
+        where = view.where[u]
         pool = [d for d, positions in enumerate(where) if 2 <= popcount(positions) <= k]
         if len(pool) < k:
             continue

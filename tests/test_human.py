@@ -398,3 +398,30 @@ def test_puzzles_show_rate_human(capsys, which):
     assert main(["puzzles", "show", "easy51:0", "--rate", which]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert f"{which}.human: easy (score" in header
+
+
+# -- the report ---------------------------------------------------------------------------
+def _run(solver: str, index: int, status: str, techniques: list[str], level: str,
+         hardest: str) -> dict:
+    return {"solver": solver, "puzzle_set": "toy", "puzzle_index": index, "status": status,
+            "stop_reason": "target" if status == "solved" else "finished", "elapsed_s": 0.01,
+            "versions": {}, "extra": {"step_log": [{"technique": t} for t in techniques],
+                                      "rating_level": level, "rating_hardest": hardest,
+                                      "end": "solved" if status == "solved" else "stuck"}}
+
+
+def test_human_report_counts_logic_steps_and_agreement():
+    from sudoku_compare.bench.reporting.human import human_report
+
+    runs = [_run("native.human", 0, "solved", ["naked_single", "x_wing"], "hard", "x_wing"),
+            _run("hodoku.human", 0, "solved", ["naked_single", "x_wing"], "hard", "x_wing"),
+            _run("native.human", 1, "unsolved", ["hidden_single"], "incomplete", ""),
+            _run("hodoku.human", 1, "solved", ["hidden_single", "search"], "extreme", "search"),
+            _run("native.human", 2, "solved", ["naked_single"], "easy", "naked_single"),
+            _run("hodoku.human", 2, "solved", ["naked_single"], "medium", "naked_single")]
+    text = human_report(runs, commands=["make it"])
+    assert "| native.human | 2/3 (67 %) | 2/3 (67 %) | 1 | 0 |" in text
+    assert "| hodoku.human | 3/3 (100 %) | 2/3 (67 %) | 0 | 0 |" in text
+    assert "| x_wing | 1 (1) | 1 (1) |" in text and "| search | - | 1 (1) |" in text
+    assert "levels agree on 1/2 (50 %)" in text and "hardest technique on 2/2 (100 %)" in text
+    assert "| easy | 1 |  |  |" in text and "| incomplete |  |  | 1 |" in text
