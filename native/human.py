@@ -11,7 +11,8 @@ order is HoDoKu's (so the two step logs can be compared technique by technique):
 * naked pair, naked triple, hidden pair, hidden triple, naked quad, hidden quad;
 * basic fish: X-wing, swordfish, jellyfish (a digit confined to k rows whose positions
   span k columns leaves those columns elsewhere; and rows and columns swapped);
-* XY-wing and XYZ-wing.
+* skyscraper and 2-string kite (two strong links on one digit, joined at one end);
+* W-wing, XY-wing and XYZ-wing.
 
 Each step is recorded (technique, the cells and digits of its pattern, its placements
 and eliminations, written ``r1c2=5`` and ``r3c4<>7`` as HoDoKu writes them). When no
@@ -405,6 +406,30 @@ def _seen_by_all(view: View, cells: tuple[int, ...], bit: int, d: int) -> tuple[
                  if view.cand[c] & bit)
 
 
+def w_wing(view: View) -> Step | None:
+    """Two cells {x,y} that do not see each other, joined by a strong link on x (each end
+    sees one of them): one of the two holds y, so y leaves every cell that sees both."""
+    geo = view.geo
+    bivalue = [c for c, k in enumerate(view.count) if k == 2 and view.values[c] == 0]
+    for p, q in combinations(bivalue, 2):
+        pair = view.cand[p]
+        if view.cand[q] != pair or geo.peer_mask[p] >> q & 1:
+            continue
+        for x in bits_of(pair):
+            y = (pair & ~(1 << x)).bit_length() - 1
+            for _, a, b in _strong_links(view, x):
+                for near_p, near_q in ((a, b), (b, a)):
+                    if (near_p in (p, q) or near_q in (p, q)
+                            or not geo.peer_mask[p] >> near_p & 1
+                            or not geo.peer_mask[q] >> near_q & 1):
+                        continue
+                    elim = _seen_by_all(view, (p, q), 1 << y, y + 1)
+                    if elim:
+                        return Step("w_wing", (p, q, near_p, near_q), (x + 1, y + 1),
+                                    eliminations=elim)
+    return None
+
+
 def xy_wing(view: View) -> Step | None:
     """Pivot {x,y} sees pincers {x,z} and {y,z}: z leaves every cell that sees both pincers."""
     geo = view.geo
@@ -448,6 +473,47 @@ def xyz_wing(view: View) -> Step | None:
     return None
 
 
+# -- single-digit patterns ----------------------------------------------------------------
+def _strong_links(view: View, d: int) -> list[tuple[bool, int, int]]:
+    """(in a row, cell, cell) of each row or column where digit d+1 has exactly two places."""
+    n = view.geo.side
+    out = []
+    for u in range(2 * n):
+        positions = view.where[u][d]
+        if popcount(positions) == 2:
+            a, b = _cells_of(view, u, positions)
+            out.append((u < n, a, b))
+    return out
+
+
+def _turbot(view: View, technique: str) -> Step | None:
+    """Two strong links on one digit whose near ends see each other: one far end holds the
+    digit, so every cell seeing both far ends loses it. ``skyscraper``: two rows (or two
+    columns) whose near ends share a column (row); ``two_string_kite``: a row and a column
+    whose near ends share a box, far ends outside it."""
+    geo = view.geo
+    for d in range(geo.side):
+        bit = 1 << d
+        for (row1, a, b), (row2, c, e) in combinations(_strong_links(view, d), 2):
+            if {a, b} & {c, e} or (row1 == row2) != (technique == "skyscraper"):
+                continue
+            for near1, far1 in ((a, b), (b, a)):
+                for near2, far2 in ((c, e), (e, c)):
+                    if technique == "skyscraper":
+                        line = geo.col_of if row1 else geo.row_of
+                        if line[near1] != line[near2] or line[far1] == line[far2]:
+                            continue
+                    elif (geo.box_of[near1] != geo.box_of[near2]
+                          or geo.box_of[far1] == geo.box_of[near1]
+                          or geo.box_of[far2] == geo.box_of[near2]):
+                        continue
+                    elim = _seen_by_all(view, (far1, far2), bit, d + 1)
+                    if elim:
+                        return Step(technique, (near1, far1, near2, far2), (d + 1,),
+                                    eliminations=elim)
+    return None
+
+
 #: (common name, finder) in the order the solver tries them (HoDoKu's)
 TECHNIQUES: tuple[tuple[str, Finder], ...] = (
     ("full_house", full_house),
@@ -464,6 +530,9 @@ TECHNIQUES: tuple[tuple[str, Finder], ...] = (
     ("x_wing", lambda v: basic_fish(v, 2)),
     ("swordfish", lambda v: basic_fish(v, 3)),
     ("jellyfish", lambda v: basic_fish(v, 4)),
+    ("skyscraper", lambda v: _turbot(v, "skyscraper")),
+    ("two_string_kite", lambda v: _turbot(v, "two_string_kite")),
+    ("w_wing", w_wing),
     ("xy_wing", xy_wing),
     ("xyz_wing", xyz_wing),
 )
@@ -677,7 +746,9 @@ class HumanSolver(Solver):
     encoding = "grid"
     Params = HumanParams
     description = ("logical techniques in HoDoKu's order (singles, locked candidates, subsets, "
-                   "X-wing/swordfish/jellyfish, XY/XYZ-wing), step log and HoDoKu-scale rating")
+                   "X-wing/swordfish/jellyfish, skyscraper, 2-string kite, W/XY/XYZ-wing), step log "
+                   "and "
+                   "HoDoKu-scale rating")
 
     def warmup_for(self, puzzle: Puzzle) -> None:
         geometry(puzzle.box)

@@ -166,6 +166,41 @@ def test_jellyfish():
                                       for r in range(1, 10) if r not in (1, 3, 5, 7)}
 
 
+def test_skyscraper():
+    # digit 4: rows 1 and 5 only in columns {1,5} and {1,6}; the tops r1c5, r5c6 see
+    # r2c6, r3c6 (box 2 and column 6) and r4c5, r6c5 (box 5 and column 5)
+    cand = position()
+    for r, cols in ((1, (1, 5)), (5, (1, 6))):
+        without(cand, 4, [cell(r, c) for c in range(1, 10) if c not in cols])
+    step = human._turbot(view(cand), "skyscraper")
+    assert step.technique == "skyscraper" and step.digits == (4,)
+    assert set(step.eliminations) == {(cell(2, 6), 4), (cell(3, 6), 4), (cell(4, 5), 4),
+                                      (cell(6, 5), 4)}
+
+
+def test_two_string_kite():
+    # digit 6: row 1 only at r1c2, r1c7; column 1 only at r3c1, r8c1; r1c2 and r3c1 share
+    # box 1, so r1c7 or r8c1 holds 6 and r8c7 (which sees both) does not
+    cand = position()
+    without(cand, 6, [cell(1, c) for c in range(1, 10) if c not in (2, 7)])
+    without(cand, 6, [cell(r, 1) for r in range(1, 10) if r not in (3, 8)])
+    step = human._turbot(view(cand), "two_string_kite")
+    assert step.technique == "two_string_kite"
+    assert step.eliminations == ((cell(8, 7), 6),)
+    assert human._turbot(view(cand), "skyscraper") is None
+
+
+def test_w_wing():
+    # r1c1 and r5c3 are {1,2} and do not see each other; digit 1 in column 2 only at
+    # r2c2 (box 1, sees r1c1) and r5c2 (row 5, sees r5c3): one of the pair holds 2
+    cand = position(r1c1=mask(1, 2), r5c3=mask(1, 2))
+    without(cand, 1, [cell(r, 2) for r in range(1, 10) if r not in (2, 5)])
+    step = human.w_wing(view(cand))
+    assert step.technique == "w_wing" and step.digits == (1, 2)
+    seen_by_both = {cell(r, 3) for r in (1, 2, 3)} | {cell(r, 1) for r in (4, 5, 6)}
+    assert set(step.eliminations) == {(c, 2) for c in seen_by_both}
+
+
 def test_xy_wing():
     # pivot r1c1 {1,2}, pincers r1c5 {1,3} (row) and r3c1 {2,3} (column and box):
     # 3 leaves the cells that see both pincers
