@@ -16,8 +16,9 @@ What the adapter does and why:
   ``budget.max_seconds`` twice: the deadline is checked between steps, and a step still
   running at the deadline is interrupted by an exception raised asynchronously in the
   solving thread (``PyThreadState_SetAsyncExc``; hodoku-py is pure Python apart from a
-  small fish accelerator, so the exception lands within microseconds of the deadline, or
-  when a C call returns). The run then stops with ``clock`` and the steps completed so
+  small fish accelerator, so the exception lands at the next bytecode, or when a C call
+  returns: top95:6, 8 and 10, which take HoDoKu seconds, stopped after 2.02 s under
+  ``max_seconds=2``). The run then stops with ``clock`` and the steps completed so
   far; the bench's hard deadline backs it. A test holds the loop equal to the library's
   own ``solve`` (same steps, level and score).
 - **Unique puzzles only.** HoDoKu assumes a unique solution (its uniqueness techniques

@@ -77,7 +77,7 @@ def set_section(name: str, runs: Sequence[Run]) -> list[str]:
         secs = [r["elapsed_s"] for r in rs if r.get("elapsed_s") is not None]
         med_s = f"{median(secs):.3f}" if secs else "-"
         out.append(f"| {s} | {_pct(solved, len(rs))} | {_pct(sum(map(by_logic, rs)), len(rs))} "
-                   f"| {stuck} | {late} | {median(steps) if steps else '-'} | {med_s} |")
+                   f"| {stuck} | {late} | {f'{median(steps):g}' if steps else '-'} | {med_s} |")
     out += ["", "Steps per technique, summed over the set (in brackets: puzzles using it). "
             "native.human-search repeats native.human's steps and adds one `search` step "
             "where native.human is stuck, so only native.human and hodoku.human are shown.", "",
@@ -136,15 +136,22 @@ def human_report(runs: Sequence[Run], commands: Sequence[str] = COMMANDS) -> str
              "Regenerate (a few minutes; HoDoKu needs seconds on some top95 puzzles):", "",
              "```", *commands, "```", "",
              "native.human applies full house, naked and hidden singles, locked candidates, "
-             "naked and hidden pairs, triples and quads, X-wing, swordfish, jellyfish, XY- and "
-             "XYZ-wing in HoDoKu's order and stops where none applies (native.human-search "
-             "then finishes by backtracking). hodoku.human runs HoDoKu's full technique set "
+             "naked and hidden pairs, triples and quads, X-wing, swordfish, jellyfish, "
+             "skyscraper, 2-string kite, W-, XY- and XYZ-wing in HoDoKu's order and stops "
+             "where none applies (native.human-search then finishes by backtracking). hodoku.human runs HoDoKu's full technique set "
              "(chains, ALS, uniqueness, forcing nets, ...) and never stops: its last resort "
              "is brute force, counted here as `search`, so \"by logic alone\" means a path "
              "without a search step for both. Both paths are deterministic (one seed). "
              "Ratings: level and score on HoDoKu's scale; native.human's is computed from "
              "its own path with HoDoKu's base scores and thresholds "
-             "(`sudoku_compare/problems/techniques.py`).", "",
+             "(`sudoku_compare/problems/techniques.py`). Where both use only the same "
+             "techniques the paths can still differ: HoDoKu takes singles from queues in the "
+             "order they appear, native.human scans cells and units in index order, and a "
+             "hidden single scores 14 against a naked single's 4, so the scores differ and, "
+             "past a level's maximum score, so can the level.", "",
+             "Seconds depend on the machine and its load (these runs shared a 2-core box "
+             "with other work); the paths, step counts and ratings do not, except where a "
+             "run was stopped by the clock (HoDoKu's forcing nets on the hardest puzzles).", "",
              f"Budget: {MAX_SECONDS} s per run; versions: "
              + ", ".join(f"{k} {v}" for k, v in sorted(versions.items())), ""]
     for name in sorted(by_set, key=lambda s: (SETS.index(s) if s in SETS else len(SETS), s)):
