@@ -9,13 +9,18 @@ sizes. The guess goals are issue 21's (at most jsolve's 12.9 a
 puzzle on top95 and 11 on top1465, every digit placed at a branch counted).
 """
 
+import json
+
 import numpy as np
 import pytest
 
 from sudoku_compare import registry
+from sudoku_compare.bench.cli import main
+from sudoku_compare.bench.perf import batch
 from sudoku_compare.budget import Budget
 from sudoku_compare.native import bitmask
 from sudoku_compare.problems.checker import is_solution
+from sudoku_compare.problems.formatting import format_line
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import load_set
 
@@ -121,3 +126,39 @@ def test_no_solution_and_the_guess_cap(cells):
     assert statuses[0] == 0 and guesses[0] == 0
     assert statuses[1] == 0
     assert statuses[2] == -1 and guesses[2] == 4  # the guess past the cap stops it
+
+
+def test_perf_batch_on_a_file_as_json(tmp_path, capsys):
+    """``perf --section batch --puzzles FILE --json``: every figure, every grid verified."""
+    f = tmp_path / "mine.txt"
+    lines = [format_line(_holes(3, 0.7, s).cells, 3) for s in range(3)]
+    f.write_text("\n".join(lines) + "\n")
+    assert main(["perf", "--section", "batch", "--puzzles", str(f), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (table,) = data["sections"]["batch"]  # no reference rows for somebody's own file
+    (row,) = table["rows"]
+    assert row["puzzles"] == 3 and row["verified"] == 3 and row["size"] == "9x9"
+    assert row["puzzles/s"] > 0 and row["µs/puzzle"] > 0 and row["guesses/puzzle"] >= 0
+    assert 0 <= row["% no guess"] <= 100
+    assert not (tmp_path / "reports").exists()
+
+
+def test_perf_puzzles_with_a_section_of_its_own_puzzles_is_bad_input(tmp_path):
+    assert main(["perf", "--section", "exact", "--puzzles", "top95",
+                 "--out", str(tmp_path / "p.md")]) == 2
+
+
+def test_perf_batch_counts_a_wrong_grid_as_unverified(monkeypatch):
+    """The row's verified count comes from the checker, not from the kernel's status."""
+    puzzles = [_holes(3, 0.6, s) for s in range(4)]
+    real = bitmask.BitmaskSolver.solve_batch
+
+    def broken(self, givens, max_guesses=0):
+        grids, guesses, statuses = real(self, givens, max_guesses)
+        if len(grids) > 1:  # not the one-puzzle compile call: two cells of puzzle 1 swapped
+            grids[1, :2] = grids[1, 1::-1]
+        return grids, guesses, statuses
+
+    monkeypatch.setattr(bitmask.BitmaskSolver, "solve_batch", broken)
+    result = batch.measure("mine", puzzles, repeats=1)
+    assert result.verified == 3 and result.unsolved == 0

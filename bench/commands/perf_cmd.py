@@ -1,8 +1,10 @@
-"""``sudoku-compare perf [--quick] [--section S ...] [--out FILE.md]``."""
+"""``sudoku-compare perf [--quick] [--section S ...] [--puzzles FILE_OR_SET] [--json] [--out FILE.md]``."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
 import os
 import platform
 import sys
@@ -18,9 +20,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quick", action="store_true", help="smaller samples, for a smoke run")
     p.add_argument("--section", action="append", default=None,
                    help="run only these sections (repeatable); default: all")
+    p.add_argument("--puzzles", default=None, metavar="FILE_OR_SET",
+                   help="run the sections that take puzzles (batch) on this set or file "
+                        "(SET:START:STOP too) instead of their own; no report is written "
+                        "unless --out")
+    p.add_argument("--json", action="store_true",
+                   help="print the tables as one JSON object instead of markdown")
     p.add_argument("--out", type=Path, default=None,
                    help="write the markdown here (default: reports/perf.md, but nothing for "
-                        "--quick, so a smoke run never replaces the measured report)")
+                        "--quick or --puzzles, so a smoke run never replaces the measured report)")
     p.set_defaults(func=run)
 
 
@@ -54,28 +62,56 @@ def _split_sections(text: str) -> dict[str, str]:
     return blocks
 
 
+def _takes_puzzles(mod) -> bool:
+    return "puzzles" in inspect.signature(mod.run).parameters
+
+
+def _table_json(table: perf.PerfTable) -> dict:
+    return {"title": table.title, "columns": table.columns,
+            "rows": [dict(zip(table.columns, row, strict=False)) for row in table.rows],
+            "notes": table.notes}
+
+
 def run(args: argparse.Namespace) -> int:
     found = perf.sections()
-    chosen = args.section or list(found)
+    puzzles = getattr(args, "puzzles", None)
+    as_json = getattr(args, "json", False)
+    chosen = args.section or [n for n, m in found.items() if puzzles is None or _takes_puzzles(m)]
     unknown = [s for s in chosen if s not in found]
     if unknown:
         raise InputError(f"unknown perf section(s) {', '.join(unknown)}; known: {', '.join(found)}")
+    if puzzles is not None:
+        fixed = [s for s in chosen if not _takes_puzzles(found[s])]
+        if fixed:
+            raise InputError(f"perf section(s) {', '.join(fixed)} run their own puzzles; "
+                             "--puzzles goes with: "
+                             + ", ".join(n for n, m in found.items() if _takes_puzzles(m)))
     stamp = (f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}\n"
              f"- machine: {_machine()}, python {platform.python_version()}\n"
              f"- command: `sudoku-compare {' '.join(sys.argv[1:])}`\n")
-    print(f"# sudoku-compare perf{' (quick)' if args.quick else ''}\n\n{stamp}", flush=True)
+    say = (lambda text: None) if as_json else (lambda text: print(text, flush=True))
+    say(f"# sudoku-compare perf{' (quick)' if args.quick else ''}\n\n{stamp}")
     fresh: dict[str, str] = {}
+    data: dict[str, list[dict]] = {}
     for name in chosen:
         mod = found[name]
         title = getattr(mod, "TITLE", name)
-        print(f"## {title}\n", flush=True)
+        say(f"## {title}\n")
         parts = [f"## {title}\n", stamp]
-        for table in mod.run(args.quick):
+        tables = mod.run(args.quick, puzzles=puzzles) if puzzles is not None else mod.run(args.quick)
+        for table in tables:
             md = table.to_markdown()
-            print(md, flush=True)
+            say(md)
             parts.append(md)
+        data[name] = [_table_json(t) for t in tables]
         fresh[title] = "\n".join(parts) + "\n"
-    out_path = args.out or (None if args.quick else Path("reports/perf.md"))
+    if as_json:
+        print(json.dumps({"quick": args.quick, "puzzles": puzzles, "machine": _machine(),
+                          "python": platform.python_version(), "sections": data},
+                         ensure_ascii=False, indent=1, default=str))
+    # a smoke run or a run on somebody's own file never replaces the measured report
+    default_out = None if (args.quick or puzzles is not None) else Path("reports/perf.md")
+    out_path = args.out or default_out
     if out_path:
         # a run of some sections replaces those and keeps the others of the earlier report
         old = _split_sections(out_path.read_text()) if out_path.is_file() else {}

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 from sudoku_compare import registry
-from sudoku_compare.bench.perf import PerfTable
+from sudoku_compare.bench.perf import PerfTable, batch
 from sudoku_compare.budget import Budget
 from sudoku_compare.problems.catalog import find_set_file
 from sudoku_compare.problems.checker import is_solution
@@ -185,18 +185,9 @@ def _sets(settings: Settings) -> tuple[list[tuple[str, list[Puzzle]]], list[str]
 
 
 def _batch_row(set_name: str, puzzles: list[Puzzle]) -> list:
-    bitmask = registry.create("native.bitmask")
-    bitmask.solve_batch(puzzles[:1])  # compiled already by the warm cells; make sure
-    dt = math.inf
-    for _ in range(BATCH_REPEATS):  # the machine is shared: keep the least disturbed run
-        start = time.perf_counter()
-        grids, guesses, statuses = bitmask.solve_batch(puzzles)
-        dt = min(dt, time.perf_counter() - start)
-    ok = sum(bool(s == 1 and is_solution(p, g.reshape(p.side, p.side)))
-             for p, g, s in zip(puzzles, grids, statuses, strict=True))
-    no_guess = sum(int(g == 0) for g in guesses)
-    return [set_name, len(puzzles), f"{ok}/{len(puzzles)}", len(puzzles) / dt,
-            dt / len(puzzles) * 1e6, float(guesses.mean()), 100.0 * no_guess / len(puzzles)]
+    """The batch kernel on one set, measured by the batch section (see :mod:`.batch`)."""
+    r = batch.measure(set_name, puzzles, BATCH_REPEATS)
+    return [set_name, r.n, f"{r.verified}/{r.n}", r.per_second, r.us, r.guesses, r.no_guess]
 
 
 def run(quick: bool) -> list[PerfTable]:
@@ -251,8 +242,10 @@ def run(quick: bool) -> list[PerfTable]:
             ["set", "puzzles", "solved", "puzzles/s", "µs/puzzle", "guesses/puzzle",
              "% no guess"], [_batch_row(s, p) for s, p in sets],
             [f"no Python per puzzle: the throughput tdoku's benchmark reports; best of "
-             f"{BATCH_REPEATS} runs of the whole set; guesses counts every digit tried at a "
-             "branch cell"]))
+             f"{BATCH_REPEATS} runs of the whole set; guesses counts every digit placed at a "
+             "branch cell (a candidate left alone by refuted guesses is a deduction); "
+             "`--section batch` has more sets, the reference C++ figures, and takes "
+             "--puzzles FILE_OR_SET"]))
     if NAIVE in names:
         tables.append(_naive_table(sets, cells))
     return tables
