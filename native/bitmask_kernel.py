@@ -37,9 +37,18 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._jit_clock import now
+
+try:  # LLVM's cttz: one instruction; it lives in a numba module that is not public API
+    from numba.cpython.unsafe.numbers import trailing_zeros
+except ImportError:  # pragma: no cover - a numba that moved it: the portable loop
+    @numba.njit(cache=True, inline="always")
+    def trailing_zeros(x):
+        n = 0
+        while not (x >> n) & 1:
+            n += 1
+        return n
 
 #: flag bit (above any digit) marking a cell whose digit has been removed from its peers
 PLACED = np.int32(1 << 30)
