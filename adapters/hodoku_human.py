@@ -234,7 +234,7 @@ class HodokuHuman(Solver):
                    "several solutions: HoDoKu rates puzzles with one solution only")
             return Outcome(grid=given, stop_reason=str(reason),
                            counters={"steps": 0, "placements": 0, "eliminations": 0},
-                           extra={"refused": why, "rating_level": "incomplete",
+                           extra={"refused": why, "end": "refused", "rating_level": "incomplete",
                                   "rating_score": 0, "rating_hardest": "", "step_log": []})
         path = hodoku_path(puzzle.to_line().replace(".", "0"), deadline)
         records = [_step_record(s, _is_placement(s)) for s in path.steps]

@@ -460,3 +460,18 @@ def test_human_report_counts_logic_steps_and_agreement():
     assert "| x_wing | 1 (1) | 1 (1) |" in text and "| search | - | 1 (1) |" in text
     assert "levels agree on 1/2 (50 %)" in text and "hardest technique on 2/2 (100 %)" in text
     assert "| easy | 1 |  |  |" in text and "| incomplete |  |  | 1 |" in text
+
+
+def test_list_json_reports_the_hodoku_version(capsys):
+    hodoku = _hodoku()
+    import importlib.metadata
+    import json
+
+    from sudoku_compare.bench.cli import main
+
+    assert main(["list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    rows = listed if isinstance(listed, list) else listed["solvers"]
+    row = next(r for r in rows if r["name"] == "hodoku.human")
+    assert row["version"] == importlib.metadata.version("hodoku-py") and hodoku
+    assert row["counterpart"] == "native.human" and row["family"] == "human"
