@@ -40,7 +40,8 @@ def test_solves_easy51_0_verified(seed):
 
 
 @pytest.mark.parametrize("limit", [1, 2, 57, 5_000, 123_457])
-@pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}, {"max_restarts": 0}])
+@pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}, {"max_restarts": 0},
+                                    {"conflicted": False}])
 def test_never_exceeds_max_evaluations(limit, params):
     out = run(HARD, 3, Budget(max_seconds=30, max_evaluations=limit), **params)
     assert out.evaluations <= limit
@@ -50,7 +51,7 @@ def test_never_exceeds_max_evaluations(limit, params):
         assert out.evaluations == limit and out.stop_reason == "evaluations"
 
 
-@pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}])
+@pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}, {"conflicted": False}])
 def test_same_seed_same_outcome(params):
     budget = Budget(max_seconds=60, max_evaluations=300_000)
     a = run(HARD, 11, budget, **params)
