@@ -19,9 +19,11 @@ stop a pure descent):
   cells holds a digit duplicated in its column or box (read from the count tables, no candidate
   energy computed, hence not an evaluation): a swap of two unconflicted cells cannot lower the
   energy, so this min-conflicts filter spends the budget on the moves that can.
-- *tabu*: the two cells a move swaps are tabu for ``tenure + j`` iterations, ``j`` uniform in
-  ``0..tenure_jitter`` (drawn per move, so cycles of a fixed length are broken); a candidate is
-  tabu when either of its cells is.
+- *tabu*, for ``tenure + j`` iterations, ``j`` uniform in ``0..tenure_jitter`` (drawn per move,
+  so cycles of a fixed length are broken), on the two cells a move swaps: with
+  ``tabu_on=values`` (the default) each swapped cell may not take back the digit it just gave
+  up (a candidate is tabu when it would put either digit back); with ``tabu_on=cells`` the two
+  cells may not move at all (a candidate is tabu when either of its cells is).
 - *aspiration*: a tabu candidate is allowed when it would bring the energy below the best energy
   of the current run.
 - *fallback*: when every candidate is tabu and none aspirates, the best candidate is taken anyway
@@ -35,11 +37,13 @@ stop a pure descent):
   (1 when it ended by stagnation).
 
 Defaults, measured (equal work, 200,000 evaluations, easy51:0:10 x seeds 0-4, 50 runs each):
-full neighbourhood + conflict filter + tenure 5-9 solved 27/50 (ERT 225k evaluations); tenure
+full neighbourhood + conflict filter + tenure 5-9 on values solved 44/50 (ERT 68k
+evaluations); tenure 10-14 on values: 42/50, 2-5: 36/50. On cells: tenure 5-9 27/50 (ERT 225k),
 10-14: 20/50; without the filter 15/50; rows=3: 17/50, rows=1: 5/50 (filter off);
 sampled=60: 11/50, sampled=20: 3/50 (filter off); stagnation 300/3000: 20/50 and 17/50 at
-tenure 10-14. native.sa solved 30/50 on the same runs (ERT 172k): tabu pays a whole
-neighbourhood (about 10-80 deltas) per move.
+tenure 10-14 on cells. native.sa solved 30/50 on the same runs (ERT 172k): a tabu move costs a whole
+neighbourhood (about 10-80 deltas), and the cell tabu, which freezes both cells, stalls at
+energy 2 where the value tabu does not.
 
 Evaluations: one per candidate delta (``swap_delta_counted``, O(1) from the encoding's count
 tables, the same function and count native.sa uses per proposal) and one per start state (a
@@ -58,7 +62,7 @@ evaluation budget give the same grid and counters, unless the deadline cuts the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numba
 import numpy as np
@@ -103,8 +107,12 @@ class TabuParams:
     max_restarts: int = -1
     #: only swaps with at least one conflicted cell are candidates (read from the count tables)
     conflicted: bool = True
+    #: what a move makes tabu: its two cells, or (values) each cell taking back the digit it gave
+    tabu_on: Literal["cells", "values"] = "values"
 
     def __post_init__(self) -> None:
+        if self.tabu_on not in ("cells", "values"):
+            raise ValueError("tabu_on must be cells or values")
         if self.rows < 0 or self.sampled < 0:
             raise ValueError("rows >= 0 (0: every row) and sampled >= 0 (0: whole rows)")
         if self.tenure < 0 or self.tenure_jitter < 0:
@@ -138,7 +146,7 @@ def _conflicted(cols, boxes, state, r, c, box):
 
 @numba.njit(cache=True, inline="always")
 def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jitter,
-             stagnation, conflicted, max_evals, deadline_at, target, rng_state, t_start, trace,
+             stagnation, conflicted, by_value, max_evals, deadline_at, target, rng_state, t_start, trace,
              best, progress, counts):
     """One run from ``start``: returns the next (Progress, TabuCounters).
 
@@ -165,6 +173,7 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
         n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
     cols, boxes = rp.unit_counts(state, box)
     tabu_until = np.zeros((n, n), dtype=np.int64)
+    tabu_value = np.zeros((n, n, n + 1), dtype=np.int64)
     order = np.arange(n_units)
     whole = rows == 0 or rows >= n_units
     size = 0
@@ -234,7 +243,11 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
             if d < any_d:
                 any_d = d
                 any_pick = i
-            is_tabu = tabu_until[ra, ca] > it or tabu_until[ra, cb] > it
+            if by_value:
+                is_tabu = (tabu_value[ra, ca, state[ra, cb]] > it
+                           or tabu_value[ra, cb, state[ra, ca]] > it)
+            else:
+                is_tabu = tabu_until[ra, ca] > it or tabu_until[ra, cb] > it
             if is_tabu and e + d >= run_best:
                 continue
             if d < best_d:
@@ -264,16 +277,18 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
         ra = r1s[u, p]
         ca = c1s[u, p]
         cb = c2s[u, p]
-        rp.apply_swap_counted(cols, boxes, state, ra, ca, cb, box)
-        e += best_d
-        if best_d > 0:
-            uphill += 1
         t = tenure
         if jitter > 0:
             s_rng, x = _splitmix64(s_rng)
             t += _below(x, jitter + 1)
         tabu_until[ra, ca] = it + 1 + t
         tabu_until[ra, cb] = it + 1 + t
+        tabu_value[ra, ca, state[ra, ca]] = it + 1 + t
+        tabu_value[ra, cb, state[ra, cb]] = it + 1 + t
+        rp.apply_swap_counted(cols, boxes, state, ra, ca, cb, box)
+        e += best_d
+        if best_d > 0:
+            uphill += 1
         it += 1
         iterations += 1
         if e < run_best:
@@ -299,10 +314,10 @@ def _kernel_for(box: int):
     if box not in _KERNELS:
         @numba.njit(cache=True)
         def kernel(start, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jitter,
-                   stagnation, conflicted, max_evals, deadline_at, target, rng_state, t_start,
+                   stagnation, conflicted, by_value, max_evals, deadline_at, target, rng_state, t_start,
                    trace, best, progress, counts):
             return _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure,
-                            jitter, stagnation, conflicted, max_evals, deadline_at, target,
+                            jitter, stagnation, conflicted, by_value, max_evals, deadline_at, target,
                             rng_state, t_start, trace, best, progress, counts)
 
         _KERNELS[box] = kernel
@@ -329,7 +344,7 @@ class TabuSearch(Solver):
     #: no library runs tabu search on this encoding: nothing to pair it with
     counterpart = None
     description = ("tabu search on native.sa's row swaps: best non-tabu swap of the whole "
-                   "neighbourhood, swapped cells tabu 5-9 iterations, aspiration, restart "
+                   "neighbourhood, a swapped cell may not take its digit back for 5-9 iterations, aspiration, restart "
                    "after 1000 iterations without progress (numba)")
 
     def warmup(self) -> None:
@@ -359,7 +374,8 @@ class TabuSearch(Solver):
                     rng_state = rng.integers(0, 2 ** 64, dtype=np.uint64, size=1)
             driver.progress, counts = kernel(
                 drawn.pop(0), r1s, c1s, r2s, c2s, n_pairs, p.rows, p.sampled, p.tenure,
-                p.tenure_jitter, p.stagnation, p.conflicted, driver.max_evaluations,
+                p.tenure_jitter, p.stagnation, p.conflicted,
+                p.tabu_on == "values", driver.max_evaluations,
                 driver.deadline_at, driver.target, rng_state, driver.t_begin, driver.trace, best,
                 driver.progress, counts)
         return driver.outcome(

@@ -41,7 +41,7 @@ def test_solves_easy51_0_verified(seed):
 
 @pytest.mark.parametrize("limit", [1, 2, 57, 5_000, 123_457])
 @pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}, {"max_restarts": 0},
-                                    {"conflicted": False}])
+                                    {"conflicted": False}, {"tabu_on": "cells"}])
 def test_never_exceeds_max_evaluations(limit, params):
     out = run(HARD, 3, Budget(max_seconds=30, max_evaluations=limit), **params)
     assert out.evaluations <= limit
@@ -51,7 +51,8 @@ def test_never_exceeds_max_evaluations(limit, params):
         assert out.evaluations == limit and out.stop_reason == "evaluations"
 
 
-@pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}, {"conflicted": False}])
+@pytest.mark.parametrize("params", [{}, {"rows": 2}, {"sampled": 30}, {"conflicted": False},
+                                    {"tabu_on": "cells"}])
 def test_same_seed_same_outcome(params):
     budget = Budget(max_seconds=60, max_evaluations=300_000)
     a = run(HARD, 11, budget, **params)
@@ -89,3 +90,5 @@ def test_bad_params_refused():
         TabuSearch(stagnation=0)
     with pytest.raises(ValueError):
         TabuSearch(rows=-1)
+    with pytest.raises(ValueError):
+        TabuSearch(tabu_on="rows")
