@@ -22,6 +22,7 @@ from sudoku_compare.native.genetic import GeneticParams
 from sudoku_compare.native.pso_canonical import CanonicalPsoParams
 from sudoku_compare.native.pso_swap import SwapPsoParams
 from sudoku_compare.native.pso_swarm import SwarmParams
+from sudoku_compare.native.tabu import TabuParams
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.vocabulary import StopReason
@@ -60,6 +61,7 @@ TINY = {
     SwapPsoParams: ({"swarm_size": 5, "max_iterations": 5}, 5 * (1 + 5)),
     SwarmParams: ({"organisms": 20, "max_epochs": 5}, None),
     CanonicalPsoParams: ({"swarm_size": 10, "max_iterations": 5}, 10 * (1 + 5)),
+    TabuParams: ({"stagnation": 20}, None),
 }
 RESTARTED = sorted(s.name for s in NATIVES if s.cls.stochastic and s.cls.Params in TINY)
 
