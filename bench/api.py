@@ -37,8 +37,15 @@ def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed:
     deadline are the campaign runner's job.)
     """
     spec, pz, overrides = _prepare(solver, puzzle, params)
-    outcome = execute(spec, spec.create(**overrides), pz, budget or Budget(), seed)
+    outcome = execute(spec, spec.create(**overrides), pz, budget or Budget(), seed,
+                      warmed=_WARMED)
     return verify(pz, outcome), pz
+
+
+#: what this process has warmed up (as a campaign worker remembers it): ``warmup`` once
+#: per solver, ``warmup_for`` once per solver and box size, so a loop of ``solve`` calls
+#: pays them once (they cost about 140 us a call when repeated)
+_WARMED: set[str] = set()
 
 
 def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed: int = 0,

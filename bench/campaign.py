@@ -16,15 +16,15 @@ A disk that fills up ends the campaign with :class:`~sudoku_compare.bench.store.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import platform
 import shlex
-import statistics
 import sys
 import time
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,9 @@ from .runner import DEFAULT_MEMORY_MB, MIN_MEMORY_MB, Task
 from .seeding import derive_seed, run_id
 from .store import Store, StoreWriteError
 
+#: a campaign commits its finished runs every COMMIT_RUNS runs or COMMIT_S seconds
+COMMIT_RUNS = 512
+COMMIT_S = 0.25
 #: what ``retry=["failed"]`` (``--retry failed``) stands for
 FAILED_STATUSES = ("error", "memout", "timeout")
 
@@ -49,10 +52,24 @@ SolverRef = str | tuple[str, dict[str, Any]]
 
 @dataclass
 class PlannedRun:
-    """One run of the plan, with the columns the store needs besides the outcome."""
+    """One run of the plan, with the columns the store needs besides the outcome.
+
+    The columns shared by every run of a solver are one dict shared by them all; the row
+    is assembled when the run is stored, so a plan of a million runs, produced lazily by
+    :meth:`Plan.runs`, never holds a million rows."""
 
     task: Task
-    row: dict[str, Any]
+    shared: dict[str, Any]
+    puzzle_set: str | None
+    puzzle_index: int | None
+    seed_index: int
+
+    @property
+    def row(self) -> dict[str, Any]:
+        t = self.task
+        return {**self.shared, "run_id": t.key, "puzzle_set": self.puzzle_set,
+                "puzzle_index": self.puzzle_index, "puzzle": t.puzzle, "seed": t.seed,
+                "seed_index": self.seed_index}
 
 
 @dataclass
@@ -64,9 +81,15 @@ class CampaignResult:
     executed: int
     skipped: int
     db: Path
-    rows: list[dict[str, Any]] = field(default_factory=list)
     #: of ``executed``, the runs that were stored before and ran again (``retry``)
     retried: int = 0
+
+    @functools.cached_property
+    def rows(self) -> list[dict[str, Any]]:
+        """Every stored run of this campaign, read from the store when first asked for
+        (a campaign of a million runs does not hold them in the driver)."""
+        with Store(self.db, readonly=True) as store:
+            return store.runs(planned_by=self.campaign_id)
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (needs pandas)."""
@@ -76,24 +99,29 @@ class CampaignResult:
 
     def summary(self) -> list[tuple[str, int, int, float | None]]:
         """(solver, solved, total, median seconds of solved runs) per solver."""
-        by: dict[str, list[dict[str, Any]]] = {}
-        for r in self.rows:
-            by.setdefault(r["solver"], []).append(r)
+        counts = self._counts()
         out = []
-        for name in sorted(by):
-            rs = by[name]
-            times = [r["elapsed_s"] for r in rs if r["status"] == "solved" and r["elapsed_s"]]
-            out.append((name, sum(r["status"] == "solved" for r in rs), len(rs),
-                        statistics.median(times) if times else None))
+        with Store(self.db, readonly=True) as store:
+            for name in sorted(counts):
+                out.append((name, counts[name].get("solved", 0), sum(counts[name].values()),
+                            store.median_seconds(self.campaign_id, name)))
         return out
 
+    def _counts(self) -> dict[str, dict[str, int]]:
+        """Runs per status per solver, counted in the store."""
+        with Store(self.db, readonly=True) as store:
+            rows = store.outcome_counts(self.campaign_id)
+        counts: dict[str, dict[str, int]] = {}
+        for solver, status, n in rows:
+            counts.setdefault(solver, {})[status] = n
+        return counts
+
     def summary_text(self) -> str:
-        statuses = sorted({r["status"] for r in self.rows})
+        counts = self._counts()
+        statuses = sorted({s for c in counts.values() for s in c})
         lines = [f"{'solver':28} {'solved':>11} {'median s':>10}  statuses"]
         for name, solved, total, med in self.summary():
-            counts = {s: sum(1 for r in self.rows if r["solver"] == name and r["status"] == s)
-                      for s in statuses}
-            shown = ", ".join(f"{s} {n}" for s, n in counts.items() if n)
+            shown = ", ".join(f"{s} {counts[name][s]}" for s in statuses if counts[name].get(s))
             lines.append(f"{name:28} {solved:>5}/{total:<5} "
                          f"{(f'{med:.4f}' if med is not None else '-'):>10}  {shown}")
         return "\n".join(lines)
@@ -176,10 +204,61 @@ def _puzzle_list(puzzles: str | Sequence[Puzzle | str]) -> tuple[str, list[tuple
     return label, out
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A campaign's config and its runs, produced on demand (:meth:`runs`), in a fixed
+    order: solvers, then puzzles, then seeds."""
+
+    config: dict[str, Any]
+    #: how many runs :meth:`runs` yields
+    size: int
+    solvers: list[tuple[str, dict[str, Any]]]
+    #: (puzzle set, index, line, box) of every puzzle, in order
+    puzzles: list[tuple[str, int | None, str, int]]
+    seeds: int
+    budget: Budget
+    campaign_seed: int
+    imports: tuple[str, ...]
+
+    def runs(self) -> Iterator[PlannedRun]:
+        b = self.budget.to_dict()
+        for name, p in self.solvers:
+            spec = registry.get(name)
+            shared = {"solver": name, "family": spec.family, "origin": spec.origin,
+                      "encoding": spec.encoding,
+                      "params": dataclasses.asdict(spec.create(**p).params),
+                      "max_seconds": self.budget.max_seconds,
+                      "max_evaluations": self.budget.max_evaluations}
+            occurrences: dict[str, int] = {}
+            for pset, index, line, box in self.puzzles:
+                if box not in spec.cls.boxes:
+                    continue
+                # A set may hold the same puzzle twice (easy51 does): the second copy is its
+                # own run, not a "finished" duplicate, so the run count matches the set.
+                occurrence = occurrences.get(line, 0)
+                occurrences[line] = occurrence + 1
+                identity = line if occurrence == 0 else f"{line}#{occurrence}"
+                for k in range(self.seeds):
+                    rid = run_id(name, p, identity, k, b, self.campaign_seed)
+                    seed = derive_seed(self.campaign_seed, identity, k)
+                    task = Task(name, line, self.budget, seed, p, self.imports, rid,
+                                spec.cls.__module__)
+                    yield PlannedRun(task, shared, pset, index, k)
+
+
 def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], seeds: int,
          budget: Budget, campaign_seed: int = 0, params: dict[str, Any] | None = None,
          imports: Sequence[str] = ()) -> tuple[dict[str, Any], list[PlannedRun]]:
     """The campaign's config and every run it consists of (no work, no database)."""
+    planned = lazy_plan(solvers, puzzles, seeds, budget, campaign_seed, params, imports)
+    return planned.config, list(planned.runs())
+
+
+def lazy_plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], seeds: int,
+              budget: Budget, campaign_seed: int = 0, params: dict[str, Any] | None = None,
+              imports: Sequence[str] = ()) -> Plan:
+    """Check a campaign's input and return its :class:`Plan` (bad input raises
+    :class:`InputError` here, before anything runs); the puzzles are kept as lines."""
     if seeds < 1:
         raise InputError("--seeds must be at least 1")
     check_budget(budget)
@@ -188,38 +267,19 @@ def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], se
     for mod in imports:  # modules that register extra solvers, in the driver as in workers
         importlib.import_module(mod)
     refs = _solver_refs(solvers, params)
+    for name, p in refs:
+        registry.get(name).create(**p)  # a value out of range raises InputError now
     label, chosen = _puzzle_list(puzzles)
     if not chosen:
         raise InputError(f"{label}: no puzzles selected")
-    b = budget.to_dict()
-    runs = []
-    for name, p in refs:
-        spec = registry.get(name)
-        full = dataclasses.asdict(spec.create(**p).params)
-        occurrences: dict[str, int] = {}
-        for pset, index, pz in chosen:
-            line = pz.to_line()
-            if pz.box not in spec.cls.boxes:
-                continue
-            # A set may hold the same puzzle twice (easy51 does): the second copy is its own
-            # run, not a "finished" duplicate, so the run count matches the set's size.
-            occurrence = occurrences.get(line, 0)
-            occurrences[line] = occurrence + 1
-            identity = line if occurrence == 0 else f"{line}#{occurrence}"
-            for k in range(seeds):
-                rid = run_id(name, p, identity, k, b, campaign_seed)
-                seed = derive_seed(campaign_seed, identity, k)
-                task = Task(name, line, budget, seed, p, tuple(imports), rid,
-                            spec.cls.__module__)
-                runs.append(PlannedRun(task, {
-                    "run_id": rid, "solver": name, "family": spec.family,
-                    "origin": spec.origin, "encoding": spec.encoding, "params": full,
-                    "puzzle_set": pset, "puzzle_index": index, "puzzle": line, "seed": seed,
-                    "seed_index": k, "max_seconds": budget.max_seconds,
-                    "max_evaluations": budget.max_evaluations}))
+    lines = [(pset, index, pz.to_line(), pz.box) for pset, index, pz in chosen]
+    del chosen
+    size = sum(seeds for name, _ in refs for *_, box in lines
+               if box in registry.get(name).cls.boxes)
     config = {"solvers": [n for n, _ in refs], "params": {n: p for n, p in refs},
-              "puzzles": label, "seeds": seeds, "budget": b, "campaign_seed": campaign_seed}
-    return config, runs
+              "puzzles": label, "seeds": seeds, "budget": budget.to_dict(),
+              "campaign_seed": campaign_seed}
+    return Plan(config, size, refs, lines, seeds, budget, campaign_seed, tuple(imports))
 
 
 def check_budget(budget: Budget) -> None:
@@ -338,74 +398,126 @@ def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 
     matters on a cold numba cache: while one worker compiles a module's kernels the other
     keeps running other campaigns' runs, instead of idling at the end of each campaign.
     """
-    import hashlib
-    import json
-
     if workers < 1:
         raise InputError(f"--workers {workers}: must be at least 1")
     again = retry_statuses(retry)
     cap = check_memory(memory_mb) if executor is None else getattr(executor, "memory_mb", None)
-    planned = []
+    planned = _plan_all(specs)
+    own = executor is None
+    if own:  # started now: the workers import while the driver records the plan
+        # never more processes than runs (the resume count, known later, may trim more)
+        executor = LocalProcessExecutor(max(1, min(workers, sum(p.size for _, p, _ in planned))),
+                                        memory_mb=cap)
+        executor.start()
+    try:
+        return _run_campaigns(planned, db, workers, progress, executor, own, cap, again, summary)
+    finally:
+        if own:
+            executor.close()
+
+
+def _plan_all(specs: Sequence[CampaignSpec]) -> list[tuple[CampaignSpec, Plan, str]]:
+    """Each campaign's lazy plan (bad input raised here, before any process starts) and its
+    id. The id names what is measured; the memory cap is recorded beside it (a retry under a
+    larger cap belongs to the same campaign)."""
+    import hashlib
+    import json
+
+    planned: list[tuple[CampaignSpec, Plan, str]] = []
     for spec in specs:
-        config, runs = plan(spec.solvers, spec.puzzles, spec.seeds, spec.budget,
-                            spec.campaign_seed, spec.params, spec.imports)
-        # the id names what is measured; the cap is recorded beside it (a retry under a
-        # larger cap belongs to the same campaign)
-        campaign_id = hashlib.sha256(json.dumps(config, sort_keys=True, default=str)
+        p = lazy_plan(spec.solvers, spec.puzzles, spec.seeds, spec.budget, spec.campaign_seed,
+                      spec.params, spec.imports)
+        campaign_id = hashlib.sha256(json.dumps(p.config, sort_keys=True, default=str)
                                      .encode()).hexdigest()[:12]
-        planned.append((spec, {**config, "memory_mb": cap}, runs, campaign_id))
+        planned.append((spec, p, campaign_id))
+    return planned
+
+
+def _run_campaigns(planned: list[tuple[CampaignSpec, Plan, str]], db: str | Path, workers: int,
+                   progress: bool, executor: Executor, own: bool, cap: int | None,
+                   again: frozenset[str], summary: bool | None) -> list[CampaignResult]:
     db = Path(db)
     with Store(db) as store:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         info = machine_info()
-        for spec, config, runs, campaign_id in planned:
-            store.add_campaign(campaign_id, stamp, spec.command or shlex.join(sys.argv), config,
-                               info, len(runs), [r.task.key for r in runs])
+        for spec, p, campaign_id in planned:
+            store.add_campaign(campaign_id, stamp, spec.command or shlex.join(sys.argv),
+                               {**p.config, "memory_mb": cap}, info, p.size,
+                               (r.task.key for r in p.runs()))
         statuses = store.statuses()
-        owner: dict[str, tuple[PlannedRun, str]] = {}
-        total = 0
-        for _, _, runs, campaign_id in planned:
-            total += len(runs)
-            for r in runs:
-                if r.task.key not in statuses or statuses[r.task.key] in again:
-                    owner.setdefault(r.task.key, (r, campaign_id))
-        todo = [r.task for r, _ in owner.values()]
-        bar = _progress_bar(total, total - len(todo), progress)
-        own = executor is None
+        total = sum(p.size for _, p, _ in planned)
+        todo_count = store.to_run([c for _, _, c in planned], again)
+        #: the runs sent and not yet back: their rows and campaigns (bounded by what the
+        #: executor holds, so the driver's memory does not grow with the campaign)
+        in_flight: dict[str, tuple[PlannedRun, str]] = {}
+        executed = dict.fromkeys((c for _, _, c in planned), 0)
+        retried = dict.fromkeys(executed, 0)
+
+        def todo() -> Iterator[Task]:
+            # a run two campaigns plan is run once, for the first (compare's groups
+            # share runs); a single campaign's run ids are distinct by construction
+            seen: set[str] | None = set() if len(planned) > 1 else None
+            for _, p, campaign_id in planned:
+                for r in p.runs():
+                    key = r.task.key
+                    if seen is not None:
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    if key in statuses and statuses[key] not in again:
+                        continue
+                    in_flight[key] = (r, campaign_id)
+                    yield r.task
+
+        bar = _progress_bar(total, total - todo_count, progress)
         if own:
-            n = max(1, min(workers, len(todo)))  # never more processes than runs
+            n = max(1, min(workers, todo_count))  # never more processes than runs
+            executor.trim(n)
             cpus = os.cpu_count() or 1
             if n > cpus:
                 print(f"sudoku-compare: warning: {n} workers on {cpus} CPUs; runs share "
                       f"cores, so their times are measured under contention", file=sys.stderr)
-            executor = LocalProcessExecutor(n, memory_mb=cap)
+        pending: list[tuple[dict[str, Any], bool]] = []
         stored_now = 0
+        last_commit = time.monotonic()
+
+        def commit() -> None:
+            nonlocal stored_now, last_commit
+            try:
+                store.add_runs(pending)
+            except StoreWriteError as exc:
+                raise StoreWriteError(
+                    f"{exc}; the {stored_now + len(statuses)} runs stored before it are "
+                    f"kept; free space and run the same command again to finish") from exc
+            stored_now += len(pending)
+            pending.clear()
+            last_commit = time.monotonic()
+
         try:
-            for task, out in executor.map_unordered(todo):
-                row, campaign_id = owner[task.key]
-                try:
-                    store.add_run(_row(row, campaign_id, out, cap), retry=task.key in statuses)
-                except StoreWriteError as exc:
-                    raise StoreWriteError(
-                        f"{exc}; the {stored_now + len(statuses)} runs stored before it are "
-                        f"kept; free space and run the same command again to finish") from exc
-                stored_now += 1
-                if bar is not None:
-                    bar.set_postfix_str(f"{task.solver} {out.status}", refresh=False)
-                    bar.update(1)
+            if todo_count:
+                for task, out in executor.map_unordered(todo()):
+                    row, campaign_id = in_flight.pop(task.key)
+                    again_now = task.key in statuses
+                    pending.append((_row(row, campaign_id, out, cap), again_now))
+                    executed[campaign_id] += 1
+                    retried[campaign_id] += again_now
+                    # committed in small transactions: a crash loses at most the last
+                    # COMMIT_S of results (run again on resume), never a stored one
+                    if len(pending) >= COMMIT_RUNS or time.monotonic() - last_commit > COMMIT_S:
+                        commit()
+                    if bar is not None:
+                        bar.set_postfix_str(f"{task.solver} {out.status}", refresh=False)
+                        bar.update(1)
         finally:
-            if bar is not None:
-                bar.close()
-            if own:
-                executor.close()
-        stored = store.runs()
-    results = []
-    for _, _, runs, campaign_id in planned:
-        keys = {r.task.key for r in runs}
-        ran = [r.task.key for r in runs if owner.get(r.task.key, (None, None))[1] == campaign_id]
-        rows = [r for r in stored if r["run_id"] in keys]
-        results.append(CampaignResult(campaign_id, len(runs), len(ran), len(runs) - len(ran), db,
-                                      rows, retried=sum(k in statuses for k in ran)))
+            try:
+                if pending:
+                    commit()
+            finally:
+                if bar is not None:
+                    bar.close()
+    results = [CampaignResult(campaign_id, p.size, executed[campaign_id],
+                              p.size - executed[campaign_id], db, retried=retried[campaign_id])
+               for _, p, campaign_id in planned]
     if summary if summary is not None else progress:
         for result in results:
             print(result.summary_text(), file=sys.stderr)

@@ -14,6 +14,7 @@ import errno
 import importlib
 import sys
 
+from sudoku_compare.bench.executor import ClusterError
 from sudoku_compare.bench.store import StoreWriteError
 from sudoku_compare.problems.errors import InputError
 
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except StoreWriteError as exc:
+    except (StoreWriteError, ClusterError) as exc:
         print(f"sudoku-compare: {_one_line(exc)}", file=sys.stderr)
         return 1
     except OSError as exc:  # a full or failing disk outside the store: one line, not a traceback

@@ -48,6 +48,8 @@ import sys
 import threading
 import time
 import weakref
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -76,6 +78,8 @@ def near_cap(peak_mb: float, cap_mb: int) -> bool:
     return peak_mb >= cap_mb - max(64.0, 0.1 * cap_mb)
 #: seconds between two samples of a running solve's evaluation count
 PROGRESS_S = 0.25
+#: seconds between two samples of a worker's data segment (reading /proc costs ~40 us)
+MEMORY_SAMPLE_S = 0.02
 #: signals C/C++ code dies of when an allocation is refused (and of other bugs)
 _ALLOCATION_SIGNALS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
 #: seconds a worker may spend importing and compiling a solver before it counts as hung.
@@ -176,6 +180,7 @@ class _Progress:
         self.live: weakref.WeakSet = weakref.WeakSet()
         self.before: set[int] = set()
         self.active = False
+        self.key = ""
         from sudoku_compare.problems.encodings.counter import EvaluationCounter
 
         original = EvaluationCounter.__init__
@@ -188,7 +193,8 @@ class _Progress:
         EvaluationCounter.__init__ = remembered  # type: ignore[method-assign]
         threading.Thread(target=self._loop, name="progress", daemon=True).start()
 
-    def begin(self) -> None:
+    def begin(self, key: str = "") -> None:
+        self.key = key
         try:
             self.before = {id(c) for c in list(self.live)}
         except RuntimeError:  # the set changed while copied: count every counter
@@ -212,23 +218,31 @@ class _Progress:
             if total != last and self.active:
                 last = total
                 try:
-                    self.conn.send(("progress", int(total)))
+                    self.conn.send(("progress", self.key, int(total)))
                 except (OSError, ValueError):
                     return
 
 
-def _run_one(task: Task, warm: set[str], conn: _Sender,
+def _run_one(task: Task, warm: set[str], conn: _Sender, announce: bool,
              progress: _Progress | None = None) -> dict[str, Any]:
+    """One task, finished here: solved, timed, verified, in its stored form.
+
+    ``started`` is sent before the solve only when ``announce`` (the first task of a
+    chunk) or when this task warmed something up: the driver's clock for the next task of
+    a chunk starts when the previous task's ``done`` arrives, and a warm-up must not count
+    against it."""
     for mod in task.imports:
         importlib.import_module(mod)
     spec = registry.get(task.solver)
     puzzle = task.puzzle_obj()
     solver = spec.create(**task.params)
+    warm_before = len(warm)
 
     def started() -> None:
-        conn.send(("started", task.key))
+        if announce or len(warm) != warm_before:
+            conn.send(("started", task.key))
         if progress is not None:
-            progress.begin()
+            progress.begin(task.key)
 
     try:
         outcome = execute(spec, solver, puzzle, task.budget, task.seed, warmed=warm,
@@ -236,7 +250,7 @@ def _run_one(task: Task, warm: set[str], conn: _Sender,
     finally:
         if progress is not None:
             progress.end()
-    return outcome.to_dict()
+    return finish(task, outcome, puzzle).to_dict()
 
 
 def worker_entry() -> None:
@@ -248,7 +262,9 @@ def worker_entry() -> None:
 
 def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
                 results: Connection) -> None:
-    """The worker loop: receive a task, send ``started``, ``progress``... then ``done``."""
+    """The worker loop: receive a chunk of tasks; for each send ``done`` with its verified
+    outcome (``started`` first when the driver must restart its clock, ``progress``
+    while it runs)."""
     _die_with_parent()
     if silence:
         _silence_output()
@@ -259,22 +275,56 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
     except Exception:  # noqa: BLE001 - no running count is no reason to fail the runs
         progress = None
     warm: set[str] = set()
+    try:
+        registry.load()  # now, while the driver still plans, not at the first task
+    except Exception:  # noqa: BLE001 - a broken plug-in is reported by the run that needs it
+        pass
     while True:
         try:
-            task = tasks.recv()
+            chunk = tasks.recv()
         except (EOFError, OSError):
             return
-        if task is None:
+        if chunk is None:
             return
+        for i, task in enumerate(chunk):
+            try:
+                result = _run_one(task, warm, conn, i == 0, progress)
+            except MemoryError:
+                result = {"status": "memout", "error": "MemoryError outside solve",
+                          "stop_reason": "error"}
+            except BaseException as exc:  # noqa: BLE001 - report anything, then go on
+                result = {"status": "error", "stop_reason": "error",
+                          "error": f"{type(exc).__name__}: {exc}"[:2000]}
+            conn.send(("done", task.key, result))
+
+
+def finish(task: Task, out: Outcome, puzzle: Puzzle | None = None) -> Outcome:
+    """What the bench adds to an outcome: versions, the checker's verdict, ``solved-late``
+    past ``max_seconds``, evaluations that are unknown rather than 0, a stop reason.
+
+    The worker calls it on the outcome of its solve (the grid is checked where it is
+    produced, by the independent checker, so the driver neither parses nor checks it);
+    the driver calls it on the outcomes it makes itself (a killed or dead worker)."""
+    if not out.versions:
         try:
-            result = _run_one(task, warm, conn, progress)
-            conn.send(("done", result))
-        except MemoryError:
-            conn.send(("done", {"status": "memout", "error": "MemoryError outside solve",
-                                "stop_reason": "error"}))
-        except BaseException as exc:  # noqa: BLE001 - report anything, then go on
-            conn.send(("done", {"status": "error", "stop_reason": "error",
-                                "error": f"{type(exc).__name__}: {exc}"[:2000]}))
+            out.versions = versions_of(registry.get(task.solver))
+        except Exception:  # noqa: BLE001 - an unknown solver still gets python/numpy
+            out.versions = versions_of(None)
+    out = verify(puzzle if puzzle is not None else task.puzzle_obj(), out)
+    if out.status in (Status.ERROR, Status.MEMOUT) and not out.evaluations:
+        # the solve raised or the worker died: what it spent is unknown, not zero
+        if out.trace:
+            out.evaluations = int(out.trace[-1][0])
+            out.extra.setdefault("evaluations", "lower bound: the last trace sample")
+        else:
+            out.evaluations = None  # type: ignore[assignment]
+            out.extra.setdefault("evaluations", "unknown: the run ended in an error")
+    if out.status == Status.SOLVED and out.elapsed_s is not None \
+            and out.elapsed_s > task.budget.max_seconds:
+        out.status = Status.SOLVED_LATE  # within the grace, past the budget
+    if out.stop_reason is None:
+        out.stop_reason = default_stop_reason(out, task.budget)
+    return out
 
 
 # -- the driver side ----------------------------------------------------------------------
@@ -293,7 +343,11 @@ class Worker:
         self.process: subprocess.Popen | None = None
         self.conn: Connection | None = None      # results from the child
         self._tasks: Connection | None = None    # tasks to the child
-        self.task: Task | None = None
+        #: the tasks sent and not yet finished, the running one first
+        self.chunk: deque[Task] = deque()
+        #: unstarted tasks of a chunk whose worker was killed (see :meth:`take_back`)
+        self.returned: list[Task] = []
+        self._sampled_at = 0.0
         self.phase = "idle"          # idle | warming | solving
         self.deadline = 0.0
         #: the largest data segment (MB) seen in the current task (VmData of the child)
@@ -348,53 +402,86 @@ class Worker:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    # -- one task at a time -------------------------------------------------------------
-    def submit(self, task: Task) -> None:
-        assert self.conn is not None and self.task is None
-        self.task = task
-        self.peak_mb = 0.0
-        self.evaluations_seen = None
-        self.phase = "warming"
-        self.deadline = time.monotonic() + WARMUP_TIMEOUT_S
+    # -- tasks, one chunk at a time ------------------------------------------------------
+    @property
+    def task(self) -> Task | None:
+        """The task running (or warming up) now: the first unfinished one of the chunk."""
+        return self.chunk[0] if self.chunk else None
+
+    def submit(self, tasks: Task | Sequence[Task]) -> None:
+        """Send a chunk: tasks the worker runs one after the other, each under its own hard
+        deadline (the clock of the next starts when the previous one's result arrives)."""
+        chunk = [tasks] if isinstance(tasks, Task) else list(tasks)
+        assert self.conn is not None and not self.chunk and chunk
+        self.chunk = deque(chunk)
+        self._begin("warming")
         assert self._tasks is not None
         try:
-            self._tasks.send(task)
-        except OSError:  # the worker died while idle; a fresh one takes the task
+            self._tasks.send(chunk)
+        except OSError:  # the worker died while idle; a fresh one takes the chunk
             self.restart()
-            self._tasks.send(task)
+            self._tasks.send(chunk)
 
-    def poll(self) -> Outcome | None:
-        """Advance the current task; return its verified outcome once it is over."""
-        assert self.task is not None and self.conn is not None
+    def _begin(self, phase: str) -> None:
+        """The current task enters ``phase``: its deadline and samples start afresh."""
         task = self.task
+        self.phase = phase
+        self.evaluations_seen = None
+        self.peak_mb = 0.0
+        self._sampled_at = 0.0
+        if task is None:
+            self.phase = "idle"
+        elif phase == "warming":
+            self.deadline = time.monotonic() + WARMUP_TIMEOUT_S
+        else:
+            limit = task.budget.max_seconds + grace_seconds(task.budget.max_seconds)
+            self.deadline = time.monotonic() + limit
+
+    def take_back(self) -> list[Task]:
+        """The tasks of a chunk that never started because the worker was killed or died
+        on an earlier one: the executor runs them again (on the replacement)."""
+        back, self.returned = self.returned, []
+        return back
+
+    def poll(self) -> list[tuple[Task, Outcome]]:
+        """Advance the chunk; return the tasks that ended since the last call, with their
+        verified outcomes (the worker verified its own; the driver's are made here)."""
+        assert self.conn is not None
+        done: list[tuple[Task, Outcome]] = []
         self._sample_memory()
         try:
-            while self.conn.poll():
-                kind, payload = self.conn.recv()
+            while self.chunk and self.conn.poll():
+                message = self.conn.recv()
+                kind, key = message[0], message[1]
+                task = self.chunk[0]
+                if key != task.key:
+                    continue  # a late progress sample of a task already done
                 if kind == "progress":
-                    if self.phase == "solving":  # not a late sample of the previous task
-                        self.evaluations_seen = int(payload)
-                    continue
-                if kind == "started":
-                    self.phase = "solving"
-                    self.evaluations_seen = None
-                    self.deadline = (time.monotonic() + task.budget.max_seconds
-                                     + grace_seconds(task.budget.max_seconds))
+                    if self.phase == "solving":
+                        self.evaluations_seen = int(message[2])
+                elif kind == "started":
+                    self._begin("solving")
                 elif kind == "done":
-                    return self._finish(Outcome.from_dict(payload))
+                    out = Outcome.from_dict(message[2])
+                    if not out.versions:  # a failure the worker could not finish itself
+                        out = finish(task, out)
+                    self.chunk.popleft()
+                    done.append((task, out))
+                    self._begin("solving")
         except (EOFError, OSError):
-            return self._finish(self._died())
+            return done + self._end_chunk(self._died())
+        if not self.chunk:
+            return done
         if not self.alive():
-            # the result may have been written just before the exit
-            try:
+            try:  # results may have been written just before the exit
                 if self.conn.poll():
-                    return self.poll()
+                    return done + self.poll()
             except (EOFError, OSError):
                 pass
-            return self._finish(self._died())
+            return done + self._end_chunk(self._died())
         if time.monotonic() > self.deadline:
+            task = self.chunk[0]
             phase = self.phase
-            self.restart()
             if phase == "warming":
                 out = Outcome(status=Status.ERROR,
                               error=f"warm-up took over {WARMUP_TIMEOUT_S:g} s; worker killed")
@@ -404,14 +491,28 @@ class Worker:
                               error=f"no answer within {limit:g} s; worker killed",
                               stop_reason=StopReason.KILLED)
                 self._charge_running_count(out, "killed at the hard deadline")
-            return self._finish(out, replaced=True)
-        return None
+            self.restart()
+            return done + self._end_chunk(out)
+        return done
+
+    def _end_chunk(self, out: Outcome) -> list[tuple[Task, Outcome]]:
+        """The current task ends with ``out`` (a kill or a death); the rest of its chunk
+        goes back to the executor."""
+        task = self.chunk.popleft()
+        self.returned.extend(self.chunk)
+        self.chunk.clear()
+        self.phase = "idle"
+        return [(task, finish(task, out))]
 
     def _sample_memory(self) -> None:
         """Remember the child's largest data segment seen (VmData, what the cap limits),
         for :meth:`_died`."""
         if self.process is None:
             return
+        now = time.monotonic()
+        if now - self._sampled_at < MEMORY_SAMPLE_S:
+            return
+        self._sampled_at = now
         try:
             with open(f"/proc/{self.process.pid}/status", "rb") as fh:
                 for line in fh:
@@ -475,32 +576,6 @@ class Worker:
         self._charge_running_count(out, "the worker died")
         return out
 
-    def _finish(self, out: Outcome, replaced: bool = False) -> Outcome:
-        task = self.task
-        assert task is not None
-        self.task = None
-        self.phase = "idle"
-        if not out.versions:
-            try:
-                out.versions = versions_of(registry.get(task.solver))
-            except Exception:  # noqa: BLE001 - an unknown solver still gets python/numpy
-                out.versions = versions_of(None)
-        out = verify(task.puzzle_obj(), out)
-        if out.status in (Status.ERROR, Status.MEMOUT) and not out.evaluations:
-            # the solve raised or the worker died: what it spent is unknown, not zero
-            if out.trace:
-                out.evaluations = int(out.trace[-1][0])
-                out.extra.setdefault("evaluations", "lower bound: the last trace sample")
-            else:
-                out.evaluations = None  # type: ignore[assignment]
-                out.extra.setdefault("evaluations", "unknown: the run ended in an error")
-        if out.status == Status.SOLVED and out.elapsed_s is not None \
-                and out.elapsed_s > task.budget.max_seconds:
-            out.status = Status.SOLVED_LATE  # within the grace, past the budget
-        if out.stop_reason is None:
-            out.stop_reason = default_stop_reason(out, task.budget)
-        return out
-
 
 def default_stop_reason(out: Outcome, budget: Budget) -> StopReason:
     """Why a run stopped, for an outcome whose solver did not say (so every stored run has
@@ -528,8 +603,7 @@ def run_isolated(task: Task, memory_mb: int | None = DEFAULT_MEMORY_MB,
     try:
         worker.submit(task)
         while True:
-            out = worker.poll()
-            if out is not None:
+            for _, out in worker.poll():
                 return out
             wait([worker.conn], timeout=0.2)
     finally:

@@ -43,14 +43,25 @@ def is_solution(puzzle: Puzzle, grid) -> bool:
     if flat is None:
         return False
     side = puzzle.side
-    if flat.min() < 1 or flat.max() > side:
+    if (flat - 1).astype(np.uint64).max() >= side:  # a value below 1 wraps to a huge one
         return False
-    givens = puzzle.flat()
-    if np.any((givens != 0) & (givens != flat)):
+    where, values = _givens(puzzle)
+    if not np.array_equal(flat[where], values):
         return False
-    full = (1 << (side + 1)) - 2
     units = np.left_shift(np.int64(1), flat)[topology(puzzle.box).units]
-    return bool(np.all(np.bitwise_or.reduce(units, axis=1) == full))
+    return bool(np.all(np.bitwise_or.reduce(units, axis=1) == (1 << (side + 1)) - 2))
+
+
+def _givens(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
+    """(cells, digits) of the givens, kept on the puzzle (it is immutable) so checking
+    many grids of one puzzle, or one grid per run, does not rebuild them."""
+    cached = puzzle.__dict__.get("_checker_givens")
+    if cached is None:
+        flat = np.array(puzzle.cells, dtype=np.int64)
+        where = np.flatnonzero(flat)
+        cached = (where, flat[where])
+        puzzle.__dict__["_checker_givens"] = cached
+    return cached
 
 
 def violations(puzzle: Puzzle, grid) -> list[Violation]:

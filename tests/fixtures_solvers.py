@@ -55,6 +55,19 @@ class CountingHang(_Base):
             time.sleep(0.0005)
 
 
+class QuickOrHang(_Base):
+    """Answers at once (its givens, unsolved), except on a puzzle whose first cell is given:
+    there it hangs, in the middle of a chunk of quick runs."""
+
+    name = "test.quick-or-hang"
+
+    def solve(self, puzzle, budget, seed):
+        if puzzle.cells[0]:
+            while True:
+                time.sleep(0.01)
+        return Outcome(grid=puzzle.grid(), evaluations=1)
+
+
 class Hog(_Base):
     """Allocates without bound (address space; pages untouched so the test stays fast)."""
 
@@ -202,6 +215,6 @@ class Leaky(_Base):
 
 
 load()  # the built-in solvers first, so these never shadow a real name
-for _cls in (Hang, CountingHang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky, Leaky,
+for _cls in (Hang, CountingHang, QuickOrHang, Hog, Cheat, Crash, Slow, Exit, HogAbort, Late, Flaky, Leaky,
              *(_signal_solver(name) for name in DEATH_SIGNALS)):
     register(_cls)

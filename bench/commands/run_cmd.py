@@ -26,6 +26,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", required=True, help="SQLite file (created; a rerun resumes it)")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes (at most one per run; a warning above the CPU count)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="where runs execute: worker processes here, or a Dask cluster")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="with --executor dask: an existing Dask scheduler")
+    p.add_argument("--dask-workers", type=int, default=None, metavar="N",
+                   help="with --executor dask and no --scheduler: a loopback LocalCluster "
+                        "of N worker processes (default --workers)")
     p.add_argument("--campaign-seed", type=int, default=0)
     p.add_argument("--memory-mb", type=int, default=None,
                    help="data-segment (RLIMIT_DATA) cap per worker in MB (default 3072, at least 600)")
@@ -95,11 +102,29 @@ def run(args: argparse.Namespace) -> int:
     for s in solvers:
         registry.get(s)  # unknown names fail here, before the parameters are read
     params = split_params(args.param, solvers)
-    result = run_campaign(solvers, args.puzzles, args.seeds, budget, args.db,
-                          workers=args.workers, campaign_seed=args.campaign_seed,
-                          progress=not args.no_progress,
-                          command=shlex.join(["sudoku-compare", *sys.argv[1:]]),
-                          params=params, memory_mb=args.memory_mb, retry=args.retry)
+    if args.executor == "local" and (args.scheduler or args.dask_workers):
+        raise InputError("--scheduler and --dask-workers need --executor dask")
+    if args.dask_workers is not None and args.dask_workers < 1:
+        raise InputError(f"--dask-workers {args.dask_workers}: must be at least 1")
+    executor = None
+    if args.executor == "dask":
+        from sudoku_compare.bench.campaign import lazy_plan
+        from sudoku_compare.bench.dask_executor import DaskExecutor
+
+        # every input is checked before a cluster is started or reached
+        lazy_plan(solvers, args.puzzles, args.seeds, budget, args.campaign_seed, params)
+        executor = DaskExecutor(args.scheduler, args.dask_workers or args.workers,
+                                memory_mb=check_memory(args.memory_mb))
+    try:
+        result = run_campaign(solvers, args.puzzles, args.seeds, budget, args.db,
+                              workers=args.workers, campaign_seed=args.campaign_seed,
+                              progress=not args.no_progress,
+                              command=shlex.join(["sudoku-compare", *sys.argv[1:]]),
+                              params=params, memory_mb=args.memory_mb, retry=args.retry,
+                              executor=executor)
+    finally:
+        if executor is not None:
+            executor.close()
     retried = f" ({result.retried} of them retried)" if result.retried else ""
     print(f"campaign {result.campaign_id}: {result.planned} runs planned, {result.executed} run "
           f"now{retried}, {result.skipped} already in {args.db}")
