@@ -14,9 +14,6 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from sudoku_compare.budget import Budget
-from sudoku_compare.problems.puzzle import Puzzle
-from sudoku_compare.problems.sets import resolve_puzzle
 from sudoku_compare.bench.campaign import CampaignSpec, run_campaigns
 from sudoku_compare.bench.reporting.exercises.common import (
     FC_CELL,
@@ -26,6 +23,9 @@ from sudoku_compare.bench.reporting.exercises.common import (
     ExperimentResult,
     Variant,
 )
+from sudoku_compare.budget import Budget
+from sudoku_compare.problems.puzzle import Puzzle
+from sudoku_compare.problems.sets import resolve_puzzle
 
 #: every exercise campaign uses this campaign seed (run seeds derive from it)
 CAMPAIGN_SEED = 2026

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from sudoku_compare.budget import Budget
 from sudoku_compare.bench.reporting import stats
+from sudoku_compare.budget import Budget
 
 Row = dict[str, Any]
 #: the seed material's difficulty names for the public sets (DESIGN: Easy, Medium, Hard)
@@ -273,7 +273,7 @@ def comparison_rows(comparisons: Sequence[Comparison]) -> list[str]:
         rows.append([f"{c.a} vs {c.b}", str(t.n), "–" if t.nonzero is None else str(t.nonzero),
                      fmt(c.share_a_better), fmt(t.p_value), fmt(c.p_holm),
                      "yes" if c.significant() else "no"])
-    return table(("pair (a vs b)", "puzzles", "differing", f"share a better", "p", "Holm p",
+    return table(("pair (a vs b)", "puzzles", "differing", "share a better", "p", "Holm p",
                   f"p < {ALPHA}"), rows)
 
 

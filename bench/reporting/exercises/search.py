@@ -203,7 +203,7 @@ def fc_section(witness: Puzzle, result: ExperimentResult) -> Section:
                       [[str(n), ", ".join(map(str, rem)), b, a] for n, rem, b, a in s.changes])
         body.append("")
     runs = []
-    for label, rows in result.runs.items():
+    for _label, rows in result.runs.items():
         for r in rows:
             c = r.get("counters") or {}
             placed = r["puzzle"][FC_CELL[0] * 9 + FC_CELL[1]] not in ".0"
