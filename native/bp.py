@@ -36,7 +36,12 @@ ties and draws the restart messages, so the same seed gives the same outcome.
 
 The deadline is read before every BP call and every 20,000 variable updates inside one.
 
-Defaults and measured figures: filled in below from the campaigns of the issue.
+Defaults and measured figures (``reports/probabilistic.md``, 3 seeds a puzzle, 10 s a run):
+damping 0.5, tolerance 1e-3, 100 sweeps a call and 10 restarts solve by inference alone every
+run of generated-easy (the singles alone finish them), easy51 and generated-16x16, 148/150
+runs of generated-medium, 132/150 of generated-hard, 28/33 of hardest and 101/285 (35 %) of
+top95, where 6 puzzles are solved on every seed and 62 on some seed; native.bp-search solves
+every run of every set, and no run meets the clock.
 """
 
 from __future__ import annotations

@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
                          "default: a temporary directory")
     ap.add_argument("--progress", action="store_true", help="progress bar")
     args = ap.parse_args(argv)
+    if args.workers < 1:
+        print(f"exercises: --workers {args.workers}: must be at least 1", file=sys.stderr)
+        return 2
     from sudoku_compare.bench.exercises.plan import experiments, run
     from sudoku_compare.bench.reporting.exercises import write_report
 

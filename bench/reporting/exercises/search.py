@@ -216,14 +216,17 @@ def fc_section(witness: Puzzle, result: ExperimentResult) -> Section:
     s0, s1 = steps
     first = (f"In the seed's model, assigning {FC_CELL} = {FC_VALUE} removes {FC_VALUE} from "
              f"{len(s0.changes)} of its {s0.neighbours} neighbours (every empty peer, since "
-             f"their domains start full) and empties none; with the givens' values already "
-             f"pruned it removes it from {len(s1.changes)} "
+             f"their domains start full) and "
+             f"{'empties ' + str(s0.wiped_out) if s0.wiped_out else 'empties none'}; "
+             f"with the givens' values already pruned it removes it from {len(s1.changes)} "
              f"({', '.join(str(n) for n, *_ in s1.changes) or 'none'}).")
     bt = [row for row in runs if row[3] is not None]
-    second = ("Forward checking signals no early failure here, and native.csp-fc then solves "
-              "the witness " + " and ".join(f"{row[0]} with {fmt(row[2])} assignments and "
-                                            f"{fmt(row[3])} backtracks" for row in bt) + "."
-              if bt else "Forward checking signals no early failure here.")
+    early = ("Forward checking signals an early failure here" if s0.wiped_out or s1.wiped_out
+             else "Forward checking signals no early failure here")
+    second = (early + "; native.csp-fc then ends the "
+              + " and the ".join(f"{row[0]} {row[1]} with {fmt(row[2])} assignments and "
+                                 f"{fmt(row[3])} backtracks" for row in bt) + "."
+              if bt else early + ".")
     return Section(
         "Forward-checking trace on the seed's example",
         "Which domains does forward checking prune when cell (0, 1) of the witness puzzle is "

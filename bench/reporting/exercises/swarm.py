@@ -107,6 +107,11 @@ def size_section(hive: ExperimentResult, swap: ExperimentResult, figures: Path,
     sentences = []
     for (what, best, ref, summaries), c in zip(answers, comps, strict=True):
         sb, sr = summaries[best], summaries[ref]
+        if best == ref:
+            sentences.append(f"for the {what} the best size was {best} ({rate_text(sb)}, mean "
+                             f"final energy {fmt(sb.mean_energy)}), the size nearest the "
+                             f"seed's itself, so there is nothing to test it against")
+            continue
         sentences.append(f"for the {what} the best size was {best} ({rate_text(sb)}, mean "
                          f"final energy {fmt(sb.mean_energy)}) against {ref} "
                          f"({rate_text(sr)}, {fmt(sr.mean_energy)}): {c.verdict()}")
@@ -186,8 +191,10 @@ def convergence_section(results: list[ExperimentResult], figures: Path, rel: str
                           if not math.isnan(m) and m <= high), math.nan)
             facts.append(
                 f"{v.solver} on {name}: median best energy {fmt(med[0])} after {fmt(at[0])} "
-                f"evaluations, ≤ {high} from {fmt(reach)} evaluations on, "
-                f"{len(finals) - len(unsolved)}/{len(finals)} runs solved, and {stuck} of the "
+                f"evaluations, "
+                + (f"≤ {high} from {fmt(reach)} evaluations on, " if not math.isnan(reach)
+                   else f"the median never at or below {high} within the budget, ")
+                + f"{len(finals) - len(unsolved)}/{len(finals)} runs solved, and {stuck} of the "
                 f"{len(unsolved)} unsolved ended at energy {low}–{high}")
         body += [f"*{v.solver}, {budget:,} evaluations a run (best energy at each number of "
                  f"evaluations, over {exp.seeds} seeds; \"share in {low}–{high}\": the share "
