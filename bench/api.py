@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sudoku_compare import registry
@@ -16,6 +17,7 @@ from sudoku_compare.verify import verify
 from .campaign import run_campaign as _run_campaign
 from .execute import execute
 from .runner import DEFAULT_MEMORY_MB, Task, run_isolated
+from .sweeps import expand_solvers
 
 
 def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None):
@@ -58,9 +60,18 @@ def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = No
     return run_isolated(task, memory_mb=memory_mb or DEFAULT_MEMORY_MB), pz
 
 
-def run_campaign(*args: Any, **kwargs: Any):
-    """Run a campaign (see :func:`sudoku_compare.bench.campaign.run_campaign`)."""
-    return _run_campaign(*args, **kwargs)
+def run_campaign(solvers: Sequence[Any], *args: Any,
+                 grid: Mapping[str, Mapping[str, Sequence[Any]]] | None = None, **kwargs: Any):
+    """Run a campaign (see :func:`sudoku_compare.bench.campaign.run_campaign`).
+
+    ``grid`` sweeps parameters as a dict of lists, ``{"native.sa": {"alpha": [0.99, 0.999],
+    "schedule": ["linear", "exponential"]}}``: each swept solver of ``solvers`` runs as one
+    configured variant per point of the product (:mod:`sudoku_compare.bench.sweeps`).
+    """
+    if grid:
+        names = [s for s in solvers if isinstance(s, str)]
+        solvers = expand_solvers(names, grid) + [s for s in solvers if not isinstance(s, str)]
+    return _run_campaign(solvers, *args, **kwargs)
 
 
 __all__ = ["Budget", "Outcome", "run_campaign", "solve", "solve_isolated"]

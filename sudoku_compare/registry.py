@@ -20,12 +20,13 @@ import importlib.metadata
 import pkgutil
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from sudoku_compare.problems.errors import InputError
 
-from .solver import Solver, validate_params
+from .solver import Solver, parse_params, validate_params
 from .vocabulary import ENCODINGS, FAMILIES
 
 ENTRY_POINT_GROUP = "sudoku_compare.solvers"
@@ -130,6 +131,9 @@ def register(cls: type[Solver] | None = None, *, name: str | None = None,
         n = name or getattr(c, "name", "")
         if not n:
             raise ValueError(f"{getattr(c, '__name__', c)!r} has no name")
+        if any(ch in n for ch in "[]=,"):
+            raise ValueError(f"{n!r}: a solver name may not contain [ ] = or , "
+                             f"(they spell configured variants: NAME[k=v,...])")
         check_declaration(c, n)
         unknown = set(defaults) - {f for f in c.Params.__dataclass_fields__}
         if unknown:
@@ -204,8 +208,50 @@ def all_specs() -> list[SolverSpec]:
     return sorted(load().values(), key=lambda s: (s.family, s.name))
 
 
+def variant_name(base: str, settings: dict[str, Any]) -> str:
+    """The stable name of a configured variant, ``BASE[k=v,...]`` in the order given.
+
+    A variant name is a solver name everywhere (``get``, ``solve``, ``run --solvers``, the
+    store, the reports): the settings travel inside it, so the worker that runs it, a
+    resumed campaign and a report of the store all rebuild the same solver from the name.
+    """
+    if not settings:
+        return base
+    return f"{base}[{','.join(f'{k}={_spell(v)}' for k, v in settings.items())}]"
+
+
+def _spell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(float(f"{value:.12g}"))
+    return str(value)
+
+
+def split_variant(name: str) -> tuple[str, list[str]]:
+    """``("native.sa", ["alpha=0.99"])`` for ``native.sa[alpha=0.99]``; no brackets: no settings."""
+    if not name.endswith("]") or "[" not in name:
+        return name, []
+    base, _, inside = name[:-1].partition("[")
+    return base, [item for item in inside.split(",") if item.strip()]
+
+
+@lru_cache(maxsize=4096)
+def _variant(name: str) -> SolverSpec:
+    base, items = split_variant(name)
+    spec = get(base)
+    try:
+        settings = parse_params(spec.cls.Params, items, base)
+    except InputError as exc:
+        raise InputError(f"solver {name!r}: {exc}") from None
+    return replace(spec, name=name, defaults={**spec.defaults, **settings})
+
+
 def get(name: str) -> SolverSpec:
+    """The registered solver ``name``, or the configured variant ``BASE[k=v,...]`` of one."""
     reg = load()
+    if name not in reg and name.endswith("]") and "[" in name:
+        return _variant(name)
     if name not in reg:
         if name in _BROKEN:
             raise InputError(f"solver {name!r} is broken: {_BROKEN[name].reason}")

@@ -41,6 +41,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "(failed = error,memout,timeout)")
     p.add_argument("--param", action="append", default=[], metavar="[SOLVER:]K=V",
                    help="parameter override; without SOLVER: for every listed solver that has K")
+    p.add_argument("--grid", action="append", default=[], metavar="SOLVER:K=V1,V2,...",
+                   help="sweep a parameter: SOLVER runs as one variant SOLVER[k=v,...] per "
+                        "point of the product of every --grid of it (values V1,V2, a range "
+                        "START:STOP:STEP or log:START:STOP:N); variants share run seeds")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=run)
 
@@ -55,9 +59,12 @@ def split_params(items: list[str], solvers: list[str]) -> dict[str, list[str]]:
     for item in items:
         head, sep, rest = item.partition(":")
         if sep and "=" not in head:
-            if head not in solvers:
+            # a swept solver's --param goes to every one of its variants
+            aimed = [s for s in solvers if s == head or registry.split_variant(s)[0] == head]
+            if not aimed:
                 raise InputError(f"--param {item!r}: {head} is not among --solvers")
-            out.setdefault(head, []).append(rest)
+            for s in aimed:
+                out.setdefault(s, []).append(rest)
             continue
         key = item.partition("=")[0].strip().replace("-", "_")
         takers = [s for s in solvers
@@ -101,7 +108,18 @@ def run(args: argparse.Namespace) -> int:
 
     for s in solvers:
         registry.get(s)  # unknown names fail here, before the parameters are read
+    if args.grid:
+        from sudoku_compare.bench.sweeps import expand_solvers, parse_grid
+
+        grid = parse_grid(args.grid)
+        solvers = expand_solvers(solvers, grid)
     params = split_params(args.param, solvers)
+    for s, items in params.items():
+        swept = {k.partition("=")[0] for k in registry.split_variant(s)[1]}
+        clash = swept & {i.partition("=")[0].strip().replace("-", "_") for i in items}
+        if clash:
+            raise InputError(f"--param {', '.join(sorted(clash))}: swept by --grid for "
+                             f"{registry.split_variant(s)[0]}; set it in one place")
     if args.executor == "local" and (args.scheduler or args.dask_workers):
         raise InputError("--scheduler and --dask-workers need --executor dask")
     if args.dask_workers is not None and args.dask_workers < 1:

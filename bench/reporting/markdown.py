@@ -11,6 +11,7 @@ import math
 from collections import defaultdict
 
 from .comparisons import ALPHA, Comparison
+from .parameter_effect import parameter_effect_section
 from .seed_view import SeedViewRow, unqualified_sets
 from .stats import BOOTSTRAP_MIN_N, WILCOXON_MIN_NONZERO, wilcoxon_min_p
 from .summary import (
@@ -443,6 +444,7 @@ def render(summary: ReportSummary, title: str = "sudoku-compare report",
     for t in summary.tables:
         out += family_section(t)
     out += comparisons_section(summary.comparisons)
+    out += parameter_effect_section(summary.parameter_effects)
     out += uniqueness_section(summary.uniqueness)
     out += seed_view_section(summary.seed_view)
     out += figures_section(summary)

@@ -16,6 +16,7 @@ from sudoku_compare.bench.store import JSON_COLUMNS, RUN_COLUMNS
 from . import markdown
 from .comparisons import compare_all
 from .figures import write_figures
+from .parameter_effect import parameter_effects
 from .seed_view import seed_view
 from .summary import ReportSummary, Run, family_tables, known_spec, load_db, metadata, uniqueness
 from .verdicts import Verdict, assess, pairs_for
@@ -72,7 +73,8 @@ def summarize(runs: list[Run], campaigns: list[dict] | None = None,
                          seed_view=seed_view(runs), figures=refs,
                          markdown_path=str(out) if out is not None else None,
                          uniqueness=uniqueness(runs), verdicts=verdicts,
-                         verdict_level=verdict_level)
+                         verdict_level=verdict_level,
+                         parameter_effects=parameter_effects(runs))
 
 
 def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> list[Path]:

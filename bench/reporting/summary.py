@@ -650,6 +650,9 @@ class ReportSummary:
     verdicts: list[Any] = field(default_factory=list)
     #: how the verdicts' level was set (one look at 0.05, or compare's looks)
     verdict_level: str = ""
+    #: one :class:`~sudoku_compare.bench.reporting.parameter_effect.ParameterEffect` per
+    #: swept solver and budget (``run --grid``)
+    parameter_effects: list[Any] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: nan becomes null and infinity the string "inf" (JSON has neither)."""
