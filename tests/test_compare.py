@@ -66,6 +66,18 @@ def test_verdict_is_significant_when_native_wins_on_every_puzzle():
     assert "native.sa better" in v.text() and "12 puzzles × 1 seed" in v.text()
 
 
+def test_the_direction_follows_the_test_not_the_median_ratio():
+    # native solves 12 of 30 puzzles, the library none: the median ratio is 1 (most
+    # puzzles tie at the penalty), yet every differing puzzle favours the native
+    pair = vd.Pair("native.tabu", "simanneal.sa", "alternative", "annealing")
+    runs = [_run("native.tabu", i, i < 12, 0.01 if i < 12 else 1.0, 1000 if i < 12 else 20_000,
+                 20_000) for i in range(30)]
+    runs += [_run("simanneal.sa", i, False, 1.0, 20_000, 20_000) for i in range(30)]
+    (v,) = vd.assess([pair], runs)
+    assert v.ratio == 1 and v.decision == "significant" and v.better == "native.tabu"
+    assert "native.tabu better" in v.text()
+
+
 def test_both_failing_everywhere_is_not_equivalence():
     pair = vd.Pair("native.ga", "pygad.ga", "counterpart", "genetic")
     runs = [_run(s, i, False, 1.0, 16_000, 16_000) for s in ("native.ga", "pygad.ga")

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy.stats import rankdata
 
 from sudoku_compare import registry
 
@@ -222,11 +223,18 @@ def verdict_for(pair: Pair, view: str, runs: Sequence[Run], seed: int = 0) -> Ve
     ns, ls = sum(map(solved_within_budget, nat)), sum(map(solved_within_budget, lib))
     seeds = max((len(a[k]) for k in common), default=0)
     informative = len({r["puzzle"] for r in nat + lib if solved_within_budget(r)})
+    d = x - y
+    ranks = rankdata(np.abs(d[d != 0]))
+    # the signed-rank test's own direction: which side's differences carry more rank (the
+    # median ratio is 1 whenever fewer than half the puzzles differ, so it cannot say)
+    w_native, w_library = float(ranks[d[d != 0] < 0].sum()), float(ranks[d[d != 0] > 0].sum())
     return Verdict(pair, view, _budget_label(nat + lib, view), len(common), seeds, ns, len(nat),
                    ls, len(lib), stats.wilson_interval(ns, len(nat)),
                    stats.wilson_interval(ls, len(lib)), ratio, (lo, hi), test.p_value,
                    int(np.count_nonzero(x != y)), note=test.note,
-                   extra={"puzzles_solved_by_either": informative})
+                   extra={"puzzles_solved_by_either": informative,
+                          "rank_sum_native_better": w_native,
+                          "rank_sum_library_better": w_library})
 
 
 def assess(pairs: Sequence[Pair], runs: Sequence[Run], alpha: float = 0.05,
@@ -244,7 +252,10 @@ def assess(pairs: Sequence[Pair], runs: Sequence[Run], alpha: float = 0.05,
         lo, hi = v.ratio_ci
         if math.isfinite(p) and p < alpha:
             v.decision = "significant"
-            v.better = v.pair.native if v.ratio < 1 else v.pair.library
+            wn, wl = (v.extra.get("rank_sum_native_better"),
+                      v.extra.get("rank_sum_library_better"))
+            favours_native = wn > wl if wn is not None and wl is not None else v.ratio < 1
+            v.better = v.pair.native if favours_native else v.pair.library
         elif (math.isfinite(lo) and math.isfinite(hi) and lo >= 1 / EQUIVALENCE_MARGIN
               and hi <= EQUIVALENCE_MARGIN
               and v.extra.get("puzzles_solved_by_either", 0) >= MIN_INFORMATIVE):
