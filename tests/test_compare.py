@@ -78,6 +78,20 @@ def test_the_direction_follows_the_test_not_the_median_ratio():
     assert "native.tabu better" in v.text()
 
 
+def test_equivalence_needs_similar_success_not_only_a_median_ratio_of_one():
+    pair = vd.Pair("native.ga", "deap.ga", "counterpart", "genetic")
+    # 6 of 24 puzzles solved by the native alone: median ratio 1 [1, 1], not equivalence
+    runs = [_run("native.ga", i, i < 6, 0.5 if i < 6 else 1.0) for i in range(24)]
+    runs += [_run("deap.ga", i, False, 1.0) for i in range(24)]
+    (v,) = vd.assess([pair], runs, alpha=0.001)
+    assert v.ratio == 1 and v.ratio_ci == (1, 1) and v.decision == "inconclusive"
+    # both solve the same 8 puzzles in the same time: equivalent
+    runs = [_run(s, i, i < 8, 0.5 if i < 8 else 1.0) for s in ("native.ga", "deap.ga")
+            for i in range(24)]
+    (v,) = vd.assess([pair], runs)
+    assert v.decision == "equivalent"
+
+
 def test_both_failing_everywhere_is_not_equivalence():
     pair = vd.Pair("native.ga", "pygad.ga", "counterpart", "genetic")
     runs = [_run(s, i, False, 1.0, 16_000, 16_000) for s in ("native.ga", "pygad.ga")

@@ -419,7 +419,10 @@ def verdicts_section(summary: ReportSummary) -> list[str]:
            "implementations). Solved counts carry 95 % Wilson intervals; the PAR-2 ratio is "
            "the median over puzzles of native / library with a paired bootstrap interval "
            "(below 1: the native is better); p values are paired Wilcoxon over puzzles, "
-           f"{summary.verdict_level or 'Holm over every line'}.", ""]
+           f"{summary.verdict_level or 'Holm over every line'}. The side called better is the "
+           "one the signed-rank test favours; the median ratio stays 1 when fewer than half "
+           "the puzzles differ (most of them tied at the penalty), so the two can disagree.",
+           ""]
     out += [f"- {v.text()}" for v in summary.verdicts]
     if not summary.verdicts:
         out.append("- no counterpart pair had runs on both sides")

@@ -244,7 +244,8 @@ def assess(pairs: Sequence[Pair], runs: Sequence[Run], alpha: float = 0.05,
     ``alpha`` is the level of this look (``compare`` divides 0.05 by its number of
     looks, so repeated looks keep the family-wise error at 0.05). Equivalence needs the
     whole paired interval of the PAR-2 ratio inside the margin, no significant difference,
-    and at least :data:`MIN_INFORMATIVE` puzzles that one side solved.
+    at least :data:`MIN_INFORMATIVE` puzzles that one side solved, and success rates within
+    the margin of each other.
     """
     out = [v for pair in pairs for view in views if (v := verdict_for(pair, view, runs))]
     for v, p in zip(out, stats.holm([v.p_value for v in out]), strict=True):
@@ -258,11 +259,22 @@ def assess(pairs: Sequence[Pair], runs: Sequence[Run], alpha: float = 0.05,
             v.better = v.pair.native if favours_native else v.pair.library
         elif (math.isfinite(lo) and math.isfinite(hi) and lo >= 1 / EQUIVALENCE_MARGIN
               and hi <= EQUIVALENCE_MARGIN
-              and v.extra.get("puzzles_solved_by_either", 0) >= MIN_INFORMATIVE):
+              and v.extra.get("puzzles_solved_by_either", 0) >= MIN_INFORMATIVE
+              and _similar_success(v)):
             v.decision = "equivalent"
         else:
             v.decision = "inconclusive"
     return out
+
+
+def _similar_success(v: Verdict) -> bool:
+    """Success rates within the equivalence margin of each other (the lower at least
+    1 / margin of the higher). The PAR-2 ratio alone cannot show equivalence when most
+    puzzles tie at the penalty: its median is then 1 with a [1, 1] interval even where
+    one side solved 6 puzzles and the other none."""
+    a = v.native_solved / v.native_runs if v.native_runs else 0.0
+    b = v.library_solved / v.library_runs if v.library_runs else 0.0
+    return max(a, b) > 0 and min(a, b) >= max(a, b) / EQUIVALENCE_MARGIN
 
 
 def runs_needed(v: Verdict) -> str:
