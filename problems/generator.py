@@ -31,8 +31,8 @@ from .solutions import count_solutions, random_solution
 
 def generate_puzzle(box: int, rng: np.random.Generator, clues: int | None = None) -> Puzzle:
     """One puzzle with a unique solution: minimal, or stopped at ``clues`` givens."""
-    if box not in (2, 3, 4):
-        raise ValueError("the generator makes box sizes 2, 3 and 4 (4x4, 9x9, 16x16)")
+    if box not in (2, 3, 4, 5):
+        raise ValueError("the generator makes box sizes 2 to 5 (4x4 to 25x25)")
     solution = random_solution(box, rng)
     cells = solution.copy()
     n = cells.size

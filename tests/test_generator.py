@@ -66,7 +66,9 @@ def test_band_filter_keeps_only_that_band():
 
 def test_shipped_sets_are_found_by_name():
     names = set(shipped_sets())
-    assert {"generated-easy", "generated-medium", "generated-hard", "generated-16x16"} <= names
+    assert {"generated-easy", "generated-medium", "generated-hard", "generated-16x16",
+            "generated-25x25"} <= names
+    assert load_set("generated-25x25")[0].box == 5
     assert len(load_set("generated-hard")) == 50
     assert load_set("generated-16x16")[0].box == 4
 
@@ -87,6 +89,7 @@ def test_regenerate_easy_byte_for_byte(tmp_path):
     ("generated-medium", 3, "medium", None, 10),
     ("generated-hard", 3, "hard", None, 6),
     ("generated-16x16", 4, None, 120, 4),
+    ("generated-25x25", 5, None, 400, 3),
 ])
 def test_regenerate_prefix_of_shipped_set(name, box, band, clues, k):
     lines = (SHIPPED / f"{name}.txt").read_text().splitlines()

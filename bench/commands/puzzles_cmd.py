@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     show.set_defaults(func=run_show)
 
     gen = psub.add_parser("generate", help="generate puzzles with exactly one solution")
-    gen.add_argument("--box", type=int, default=3, choices=(2, 3, 4), help="box size (3 = 9x9)")
+    gen.add_argument("--box", type=int, default=3, choices=(2, 3, 4, 5), help="box size (3 = 9x9)")
     gen.add_argument("--count", type=int, default=10)
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--band", choices=tuple(BANDS), default=None,
