@@ -15,7 +15,6 @@ deterministic, so one seed per puzzle is the whole story.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 
 from sudoku_compare.problems.techniques import INCOMPLETE, LEVELS, NATIVE_TECHNIQUES
 
-from .summary import load_db
+from .standalone import report_main, write_from_db
 
 NATIVE, NATIVE_SEARCH, HODOKU = "native.human", "native.human-search", "hodoku.human"
 SETS = ("easy51", "generated-hard", "top95")
@@ -160,21 +159,12 @@ def human_report(runs: Sequence[Run], commands: Sequence[str] = COMMANDS) -> str
 
 
 def write_human_report(db: str | Path, out: str | Path) -> Path:
-    runs, _ = load_db(db)
-    path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(human_report(runs))
-    return path
+    return write_from_db(db, out, human_report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m sudoku_compare.bench.reporting.human",
-                                description=__doc__.splitlines()[0])
-    p.add_argument("--db", required=True)
-    p.add_argument("--out", required=True)
-    args = p.parse_args(argv)
-    print(write_human_report(args.db, args.out))
-    return 0
+    return report_main("sudoku_compare.bench.reporting.human", __doc__.splitlines()[0],
+                       human_report, argv)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,6 @@ not break down.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,10 +21,10 @@ from statistics import median
 from typing import Any
 
 from sudoku_compare import registry
-from sudoku_compare.problems.errors import InputError
 
+from .standalone import report_main, write_from_db
 from .stats import wilson_interval
-from .summary import load_db, solved
+from .summary import solved
 
 BP, BP_SEARCH = "native.bp", "native.bp-search"
 SETS = ("generated-easy", "easy51", "generated-medium", "generated-hard", "generated-16x16",
@@ -163,25 +161,12 @@ def _findings(by_set: dict[str, list[Run]], order: Sequence[str]) -> list[str]:
 
 
 def write_probabilistic_report(db: str | Path, out: str | Path) -> Path:
-    runs, _ = load_db(db)
-    path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(probabilistic_report(runs))
-    return path
+    return write_from_db(db, out, probabilistic_report)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m sudoku_compare.bench.reporting.probabilistic",
-                                description=__doc__.splitlines()[0])
-    p.add_argument("--db", required=True)
-    p.add_argument("--out", required=True)
-    args = p.parse_args(argv)
-    try:
-        print(write_probabilistic_report(args.db, args.out))
-    except InputError as exc:
-        print(f"probabilistic: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return report_main("sudoku_compare.bench.reporting.probabilistic", __doc__.splitlines()[0],
+                       probabilistic_report, argv)
 
 
 if __name__ == "__main__":
