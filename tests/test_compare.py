@@ -175,3 +175,12 @@ def test_the_cli_default_time_box_is_the_compare_default():
     from sudoku_compare.bench.commands import compare_cmd
 
     assert compare_cmd.DEFAULT_TIME_BOX == cmp.DEFAULT_TIME_BOX
+
+
+def test_the_same_run_stored_twice_is_one_observation():
+    pair = vd.Pair("native.ga", "deap.ga", "counterpart", "genetic")
+    runs = [{**_run(s, i, False, 1.0, 20_000, 20_000), "seed": 7 + i}
+            for s in ("native.ga", "deap.ga") for i in range(3)]
+    runs.append({**_run("deap.ga", 0, False, 1.0, 20_000, 20_000), "seed": 7})  # a pilot's copy
+    (v,) = vd.assess([pair], runs)
+    assert (v.native_runs, v.library_runs) == (3, 3)

@@ -208,8 +208,8 @@ def verdict_for(pair: Pair, view: str, runs: Sequence[Run], seed: int = 0) -> Ve
     if not shared:
         return None
     budget = max(shared)
-    nat = [r for r in nat if budget_of(r) == budget]
-    lib = [r for r in lib if budget_of(r) == budget]
+    nat = _once([r for r in nat if budget_of(r) == budget])
+    lib = _once([r for r in lib if budget_of(r) == budget])
     a, b = _per_puzzle(nat), _per_puzzle(lib)
     common = sorted(set(a) & set(b))
     # only puzzles both ran count, so a side raced longer is not credited with more runs
@@ -235,6 +235,15 @@ def verdict_for(pair: Pair, view: str, runs: Sequence[Run], seed: int = 0) -> Ve
                    extra={"puzzles_solved_by_either": informative,
                           "rank_sum_native_better": w_native,
                           "rank_sum_library_better": w_library})
+
+
+def _once(runs: list[Run]) -> list[Run]:
+    """One run per (puzzle, run seed): the same run stored by two campaigns (compare's pilot
+    of a library's schedule, when the sized budget equals the pilot's) is one observation."""
+    seen: dict[tuple[Any, Any], Run] = {}
+    for i, r in enumerate(runs):  # a row without a seed (hand-made) is its own observation
+        seen.setdefault((r["puzzle"], r["seed"]) if r.get("seed") is not None else (i, None), r)
+    return list(seen.values())
 
 
 def assess(pairs: Sequence[Pair], runs: Sequence[Run], alpha: float = 0.05,
