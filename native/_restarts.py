@@ -31,7 +31,7 @@ so the fraction is the last run's share (how far the run in progress got). ``fin
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numba
@@ -47,6 +47,8 @@ TRACE_CAP = 4096
 #: the best energy before anything was evaluated (above any real energy, fits an int64)
 NO_ENERGY = 1 << 60
 UNLIMITED = -1
+#: start states drawn at a time when restarts are unlimited
+RESTART_BATCH = 8
 
 
 class Progress(NamedTuple):
@@ -110,6 +112,26 @@ class Restarts:
                 return
             self.runs_begun = index + 1
             yield index
+
+    def seeded_starts(self, draw: Callable[[], np.ndarray], rng: np.random.Generator
+                      ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``(start state, moves' generator state)`` for each run of :meth:`runs`.
+
+        Start states are drawn by ``draw`` in batches (all of them at once when restarts
+        are bounded, :data:`RESTART_BATCH` at a time otherwise), and the kernel's SplitMix
+        state is drawn from ``rng`` once, after the first batch: that order of draws, hence
+        every result, is the one the seed-equality tests pin, and two solvers that draw their
+        starts alike (native.sa, native.tabu) begin from the same start state.
+        """
+        batch = RESTART_BATCH if self.max_restarts == UNLIMITED else self.max_restarts + 1
+        drawn: list[np.ndarray] = []
+        rng_state = None
+        for _ in self.runs():
+            if not drawn:
+                drawn = [draw() for _ in range(batch)]
+                if rng_state is None:
+                    rng_state = rng.integers(0, 2 ** 64, dtype=np.uint64, size=1)
+            yield drawn.pop(0), rng_state
 
     def _may_restart(self) -> bool:
         p = self.progress

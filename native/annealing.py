@@ -56,7 +56,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import UNLIMITED, Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import Progress, Restarts, trace_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy2d
@@ -80,8 +80,6 @@ def _compile_for_box(box: int) -> None:
             solver = SimulatedAnnealing(neighbourhood=neighbourhood, presolve=presolve)
             solver.solve(puzzle, Budget(max_seconds=5, max_evaluations=500), 0)
     _COMPILED_BOXES.add(box)
-#: start states drawn at a time when restarts are unlimited
-RESTART_BATCH = 8
 #: bound on the energy rise of one swap (6 units change by at most +1 each; 12 leaves room)
 MAX_DELTA = 12
 #: proposals between two reads of the clock (about 0.2 ms of row moves; a read costs ~1 us)
@@ -360,20 +358,10 @@ class SimulatedAnnealing(Solver):
         driver = Restarts(budget, p.max_restarts if n_pairs.size > 0 else 0)
         best = work.grid()
         counts = AnnealCounters(0, 0, 0, 0)
-        # start states are drawn in batches (all of them when restarts are bounded), and the
-        # moves' generator is seeded from the run's Generator after the first batch: the
-        # order of draws, hence every result, is the one the seed-equality tests pin
-        batch = RESTART_BATCH if driver.max_restarts == UNLIMITED else driver.max_restarts + 1
-        drawn: list[np.ndarray] = []
-        rng_state = None
         kernel = _kernel_for(work.box)
-        for _ in driver.runs():
-            if not drawn:
-                drawn = [start(work, rng) for _ in range(batch)]
-                if rng_state is None:
-                    rng_state = rng.integers(0, 2 ** 64, dtype=np.uint64, size=1)
+        for state, rng_state in driver.seeded_starts(lambda: start(work, rng), rng):
             driver.progress, counts = kernel(
-                drawn.pop(0), use_box, r1s, c1s, r2s, c2s, n_pairs,
+                state, use_box, r1s, c1s, r2s, c2s, n_pairs,
                 p.t0, p.alpha, p.iterations_per_temperature, p.t_min,
                 SCHEDULES.index(p.schedule), levels_per_phase(p), p.reheat_stagnation,
                 p.reheat_factor, p.adaptive_reheat, driver.max_evaluations, driver.deadline_at,

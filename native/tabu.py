@@ -69,7 +69,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import UNLIMITED, Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import Progress, Restarts, trace_best
 from sudoku_compare.native.annealing import _splitmix64, move_table
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
@@ -78,8 +78,6 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 
-#: start states drawn at a time when restarts are unlimited
-RESTART_BATCH = 8
 #: evaluations between two reads of the clock (a read costs about 1 us)
 CLOCK_EVERY = 4096
 #: above any delta a swap can have
@@ -361,19 +359,12 @@ class TabuSearch(Solver):
         driver = Restarts(budget, p.max_restarts if n_pairs.size > 0 else 0)
         best = puzzle.grid()
         counts = TabuCounters(0, 0, 0, 0, 0)
-        # start states in batches, then the moves' generator from the same Generator: the
-        # order of draws native.sa uses, so run 0 starts from native.sa's first start state
-        batch = RESTART_BATCH if driver.max_restarts == UNLIMITED else driver.max_restarts + 1
-        drawn: list[np.ndarray] = []
-        rng_state = None
         kernel = _kernel_for(puzzle.box)
-        for _ in driver.runs():
-            if not drawn:
-                drawn = [rp.initial_state(puzzle, rng) for _ in range(batch)]
-                if rng_state is None:
-                    rng_state = rng.integers(0, 2 ** 64, dtype=np.uint64, size=1)
+        # the order of draws native.sa uses: run 0 starts from native.sa's first start state
+        for state, rng_state in driver.seeded_starts(lambda: rp.initial_state(puzzle, rng),
+                                                     rng):
             driver.progress, counts = kernel(
-                drawn.pop(0), r1s, c1s, r2s, c2s, n_pairs, p.rows, p.sampled, p.tenure,
+                state, r1s, c1s, r2s, c2s, n_pairs, p.rows, p.sampled, p.tenure,
                 p.tenure_jitter, p.stagnation, p.conflicted,
                 p.tabu_on == "values", driver.max_evaluations,
                 driver.deadline_at, driver.target, rng_state, driver.t_begin, driver.trace, best,
