@@ -215,6 +215,20 @@ def belief_propagation(alive, value, units, L, T, damping, tol, max_iters, deadl
 
 
 @numba.njit(cache=True)
+def _keep_max(value, best, ties, s):
+    """One step of a running maximum with ties broken uniformly (reservoir sampling):
+    (take this one, best so far, how many tie at it, generator state). A value within TIE
+    of the best is a tie: the k-th of them replaces the choice with probability 1/k."""
+    if value > best + TIE:
+        return True, value, 1, s
+    if value >= best - TIE:
+        ties += 1
+        s, x = _splitmix64(s)
+        return _below(x, ties) == 0, best, ties, s
+    return False, best, ties, s
+
+
+@numba.njit(cache=True)
 def _most_certain(alive, value, T, rng_state):
     """(cell, digit) of the highest normalised belief, ties uniform; (-1, -1) when all placed."""
     n_cells, n = alive.shape
@@ -235,27 +249,13 @@ def _most_certain(alive, value, T, rng_state):
                 continue
             q = 1.0 / (1.0 + math.exp(-min(max(T[c, d], -4 * CAP), 4 * CAP)))
             total += q
-            if q > top + TIE:
-                top = q
+            take, top, top_ties, s = _keep_max(q, top, top_ties, s)
+            if take:
                 top_d = d
-                top_ties = 1
-            elif q >= top - TIE:
-                top_ties += 1
-                s, x = _splitmix64(s)
-                if _below(x, top_ties) == 0:
-                    top_d = d
-        p = top / total
-        if p > best_p + TIE:
-            best_p = p
+        take, best_p, ties, s = _keep_max(top / total, best_p, ties, s)
+        if take:
             best_c = c
             best_d = top_d
-            ties = 1
-        elif p >= best_p - TIE:
-            ties += 1
-            s, x = _splitmix64(s)
-            if _below(x, ties) == 0:
-                best_c = c
-                best_d = top_d
     rng_state[0] = s
     return best_c, best_d
 
