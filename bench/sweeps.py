@@ -132,19 +132,13 @@ def variants(grid: Mapping[str, Mapping[str, Sequence[Any]]]) -> dict[str, list[
             raise InputError(f"--grid: {total:,} variants (at most {MAX_VARIANTS:,})")
         found = []
         for point in points:
-            typed = parse_params(spec.cls.Params, [f"{k}={_text(v)}" for k, v in
+            typed = parse_params(spec.cls.Params, [f"{k}={registry.spell_value(v)}" for k, v in
                                                    zip(names, point, strict=True)], solver)
             name = registry.variant_name(solver, typed)
             registry.get(name)  # the combination itself is checked (Params.__post_init__)
             found.append(name)
         out[solver] = found
     return out
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def expand_solvers(solvers: Sequence[str], grid: Mapping[str, Mapping[str, Sequence[Any]]]

@@ -217,10 +217,11 @@ def variant_name(base: str, settings: dict[str, Any]) -> str:
     """
     if not settings:
         return base
-    return f"{base}[{','.join(f'{k}={_spell(v)}' for k, v in settings.items())}]"
+    return f"{base}[{','.join(f'{k}={spell_value(v)}' for k, v in settings.items())}]"
 
 
-def _spell(value: Any) -> str:
+def spell_value(value: Any) -> str:
+    """A parameter value as a variant name spells it (booleans as true/false)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
