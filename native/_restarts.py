@@ -40,6 +40,7 @@ import numpy as np
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.outcome import Outcome
+from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.vocabulary import StopReason
 
 #: trace rows kept per run (new best energies only, so rarely reached)
@@ -81,6 +82,17 @@ def trace_best(trace, n_trace, evaluations, best_energy, t_start):
         trace[n_trace, 2] = best_energy
         n_trace += 1
     return n_trace
+
+
+@numba.njit(cache=True, inline="always")
+def keep_best(best, grid, energy, best_energy, trace, n_trace, evaluations, t_start):
+    """Keep ``grid`` in ``best`` and trace it when ``energy`` beats ``best_energy``; returns
+    ``(best energy, trace rows)``. Every stochastic kernel records a new best this way, so the
+    best grid, the best energy and the trace cannot drift apart in one of them."""
+    if energy < best_energy:
+        copy2d(best, grid)
+        return energy, trace_best(trace, n_trace, evaluations, energy, t_start)
+    return best_energy, n_trace
 
 
 class Restarts:

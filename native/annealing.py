@@ -56,10 +56,9 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
-from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
@@ -194,10 +193,7 @@ def _anneal_at(start, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
     e = rp.conflict_energy(state, box) if use_box else rp.energy(state, box)
     evals += 1
     cols, boxes = rp.unit_counts(state, box)  # row moves read their delta from these
-    if e < best_e:
-        best_e = e
-        copy2d(best, state)
-        n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+    best_e, n_trace = keep_best(best, state, e, best_e, trace, n_trace, evals, t_start)
     base = t0
     k = 0
     stagnant = 0
@@ -239,9 +235,8 @@ def _anneal_at(start, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
                 e += d
                 accepted += 1
                 if e < best_e:
-                    best_e = e
-                    copy2d(best, state)
-                    n_trace = trace_best(trace, n_trace, evals + i + 1, best_e, t_start)
+                    best_e, n_trace = keep_best(best, state, e, best_e, trace, n_trace,
+                                               evals + i + 1, t_start)
                     if e <= target:
                         done = i + 1
                         break

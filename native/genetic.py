@@ -54,7 +54,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, keep_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d, copy3d
@@ -162,10 +162,7 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
             break
         fit[i] = rp.energy(pop[i], box)
         evals += 1
-        if fit[i] < best_e:
-            best_e = fit[i]
-            copy2d(best, pop[i])
-            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+        best_e, n_trace = keep_best(best, pop[i], fit[i], best_e, trace, n_trace, evals, t_start)
     generations = 1
     last = fit.min()
     stagnant = 1
@@ -237,10 +234,8 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
                                   local_search, max_evals, evals, target)
             child_fit[c] = e
             kept += 1
-            if child_fit[c] < best_e:
-                best_e = child_fit[c]
-                copy2d(best, children[c])
-                n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+            best_e, n_trace = keep_best(best, children[c], child_fit[c], best_e, trace, n_trace,
+                                        evals, t_start)
         # elitist reinsertion: children, then the best parents to refill the population
         copy3d(next_pop[:kept], children[:kept])
         copy1d(next_fit[:kept], child_fit[:kept])

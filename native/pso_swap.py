@@ -44,7 +44,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d
@@ -155,35 +155,15 @@ def move(position, velocity, vlen, free_cols, n_free):
 
 
 @numba.njit(cache=True)
-def hill_climb(grid, e, free_cols, n_free, box, max_evals, evals):
-    """The seed's ``LocalImprove``: first-improving row swap, rescanning from the top."""
-    improved = True
-    while improved and e > 0:
-        improved = False
-        for r in range(n_free.size):
-            m = n_free[r]
-            for i in range(m):
-                for j in range(i + 1, m):
-                    if evals >= max_evals:
-                        return e, evals
-                    d = rp.swap_delta(grid, r, free_cols[r, i], free_cols[r, j], box)
-                    evals += 1
-                    if d < 0:
-                        rp.apply_swap(grid, r, free_cols[r, i], free_cols[r, j])
-                        e += d
-                        improved = True
-                        break
-                if improved:
-                    break
-            if improved:
-                break
-    return e, evals
+def climb(grid, cols, boxes, e, free_cols, n_free, box, first_improvement, max_evals, evals):
+    """Descent over every in-row swap, with the O(1) counted delta, until no swap lowers the
+    energy (a local optimum) or the budget ends; ``grid``, ``cols`` and ``boxes`` are modified.
+    Returns (energy, evals).
 
-
-@numba.njit(cache=True)
-def _descend(grid, cols, boxes, e, free_cols, n_free, box, max_evals, evals):
-    """Best-improvement descent over every in-row swap, with the O(1) counted delta, until no
-    swap lowers the energy (a local optimum) or the budget ends. Returns (energy, evals)."""
+    ``first_improvement``: the seed's ``LocalImprove``, which takes the first lowering swap and
+    scans again from the top; otherwise the best swap of a whole scan (best improvement, the
+    descent of :func:`iterated_climb`). One scan loop serves both, so both count a proposal as
+    one evaluation in the same order."""
     while e > 0:
         best_d = 0
         br = -1
@@ -203,6 +183,12 @@ def _descend(grid, cols, boxes, e, free_cols, n_free, box, max_evals, evals):
                         br = r
                         bi = free_cols[r, i]
                         bj = free_cols[r, j]
+                        if first_improvement:
+                            break
+                if first_improvement and br >= 0:
+                    break
+            if first_improvement and br >= 0:
+                break
         if br < 0:
             break
         rp.apply_swap_counted(cols, boxes, grid, br, bi, bj, box)
@@ -214,12 +200,12 @@ def _descend(grid, cols, boxes, e, free_cols, n_free, box, max_evals, evals):
 def iterated_climb(grid, e, free_cols, n_free, box, kicks, kick_size, max_evals, evals):
     """Iterated local search on ``grid`` (modified to the best state found).
 
-    Descend to a local optimum (:func:`_descend`), then ``kicks`` times: apply ``kick_size``
+    Descend to a local optimum (:func:`climb`), then ``kicks`` times: apply ``kick_size``
     random in-row swaps to the current optimum, descend again, and keep the new optimum when it
     is no worse (equal energy is accepted so the search drifts along plateaus instead of
     revisiting one optimum). Returns (best energy, evals)."""
     cols, boxes = rp.unit_counts(grid, box)
-    e, evals = _descend(grid, cols, boxes, e, free_cols, n_free, box, max_evals, evals)
+    e, evals = climb(grid, cols, boxes, e, free_cols, n_free, box, False, max_evals, evals)
     movable = np.flatnonzero(n_free >= 2)
     if movable.size == 0:
         return e, evals
@@ -247,8 +233,8 @@ def iterated_climb(grid, e, free_cols, n_free, box, kicks, kick_size, max_evals,
             evals += 1
             rp.apply_swap_counted(t_cols, t_boxes, trial, r, free_cols[r, i], free_cols[r, j],
                                   box)
-        t_e, evals = _descend(trial, t_cols, t_boxes, t_e, free_cols, n_free, box, max_evals,
-                              evals)
+        t_e, evals = climb(trial, t_cols, t_boxes, t_e, free_cols, n_free, box, False,
+                           max_evals, evals)
         if t_e <= cur_e:
             copy2d(cur, trial)
             cur_cols = t_cols
@@ -337,10 +323,7 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
             copy2d(gbest, position[k])
     timed_out = False
     for it in range(1, max_iterations + 1):
-        if gcost < best_e:
-            best_e = gcost
-            copy2d(best, gbest)
-            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+        best_e, n_trace = keep_best(best, gbest, gcost, best_e, trace, n_trace, evals, t_start)
         if gcost <= target or evals >= max_evals:
             break
         if now() >= deadline_at:
@@ -375,17 +358,16 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
                 e2, evals = iterated_climb(cand, gcost, free_cols, n_free, box, kicks,
                                            kick_size, max_evals, evals)
             else:
-                e2, evals = hill_climb(cand, gcost, free_cols, n_free, box, max_evals, evals)
+                c_cols, c_boxes = rp.unit_counts(cand, box)
+                e2, evals = climb(cand, c_cols, c_boxes, gcost, free_cols, n_free, box, True,
+                                  max_evals, evals)
             local_searches += 1
             if e2 < gcost:
                 gcost = e2
                 copy2d(gbest, cand)
         iterations += 1
         run_iterations += 1
-    if gcost < best_e:
-        best_e = gcost
-        copy2d(best, gbest)
-        n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+    best_e, n_trace = keep_best(best, gbest, gcost, best_e, trace, n_trace, evals, t_start)
     return (Progress(best_e, evals, n_trace, timed_out, run_iterations / max_iterations),
             SwarmCounters(iterations, local_searches))
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import box_permutation as bp
 from sudoku_compare.problems.encodings.array_copy import copy2d
@@ -238,10 +238,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
         if err[i] < run_best:
             run_best = err[i]
             copy2d(run_best_grid, hive[i])
-        if err[i] < best_e:
-            best_e = err[i]
-            copy2d(best, hive[i])
-            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+        best_e, n_trace = keep_best(best, hive[i], err[i], best_e, trace, n_trace, evals, t_start)
     timed_out = False
     stagnant = 0
     for _epoch in range(max_epochs):
@@ -322,10 +319,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
                 copy2d(hive[ww], cand)
                 err[ww] = e2
                 age[ww] = 0
-        if run_best < best_e:
-            best_e = run_best
-            copy2d(best, run_best_grid)
-            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+        best_e, n_trace = keep_best(best, run_best_grid, run_best, best_e, trace, n_trace, evals, t_start)
     return (Progress(best_e, evals, n_trace, timed_out, run_epochs / max_epochs),
             HiveCounters(epochs, resets, local_searches))
 

@@ -69,11 +69,10 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, trace_best
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best
 from sudoku_compare.native.annealing import _splitmix64, move_table
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
-from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
@@ -165,10 +164,7 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
     state = start.copy()
     e = rp.energy(state, box)
     evals += 1
-    if e < best_e:
-        best_e = e
-        copy2d(best, state)
-        n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+    best_e, n_trace = keep_best(best, state, e, best_e, trace, n_trace, evals, t_start)
     cols, boxes = rp.unit_counts(state, box)
     tabu_until = np.zeros((n, n), dtype=np.int64)
     tabu_value = np.zeros((n, n, n + 1), dtype=np.int64)
@@ -294,10 +290,7 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
             since = 0
         else:
             since += 1
-        if e < best_e:
-            best_e = e
-            copy2d(best, state)
-            n_trace = trace_best(trace, n_trace, evals, best_e, t_start)
+        best_e, n_trace = keep_best(best, state, e, best_e, trace, n_trace, evals, t_start)
     rng_state[0] = s_rng
     share = 1.0 if since >= stagnation or n_units == 0 else since / stagnation
     return (Progress(best_e, evals, n_trace, timed_out, share),
