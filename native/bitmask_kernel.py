@@ -111,6 +111,39 @@ def _strike(node, c, mask, cell_units, dirty, queue, tail):
     return tail
 
 
+@numba.njit(cache=True, inline="always")
+def _out_of_budget(guesses, max_guesses, deadline):
+    """A guess past ``max_guesses``, or past the deadline; the clock is read once every
+    ``CLOCK_EVERY`` guesses so a guess costs no clock read."""
+    return guesses > max_guesses or (guesses % CLOCK_EVERY == 1 and now() > deadline)
+
+
+@numba.njit(cache=True, inline="always")
+def _segment_cell(line, segment, i, orient, box, side):
+    """Cell ``i`` of the ``segment``-th box-long piece of a row (``orient`` 0) or a column (1):
+    the cells locked candidates read and strike, for rows within bands and columns within
+    stacks alike."""
+    if orient == 0:
+        return line * side + segment * box + i
+    return (segment * box + i) * side + line
+
+
+@numba.njit(cache=True, inline="always")
+def _strike_segment(node, line, segment, orient, mask, box, side, cell_units, dirty, queue, tail,
+                    changed):
+    """Strike ``mask`` from the unplaced cells of one segment (:func:`_segment_cell`) that hold
+    any of it; pointing and claiming differ only in which segments they strike. Returns
+    (tail, changed), tail -1 on a contradiction."""
+    for i in range(box):
+        c = _segment_cell(line, segment, i, orient, box, side)
+        if node[c] & mask and not (node[c] & PLACED):
+            tail = _strike(node, c, mask, cell_units, dirty, queue, tail)
+            if tail < 0:
+                return tail, changed
+            changed = True
+    return tail, changed
+
+
 @numba.njit(cache=True)
 def _locked(node, box, side, cell_units, dirty, lc_dirty, seg, queue, tail):
     """Pointing and claiming on the bands (rows) and stacks (columns) marked in ``lc_dirty``.
@@ -131,10 +164,7 @@ def _locked(node, box, side, cell_units, dirty, lc_dirty, seg, queue, tail):
                 for j in range(box):
                     m = np.int32(0)
                     for i in range(box):
-                        if orient == 0:
-                            m |= node[line * side + j * box + i]
-                        else:
-                            m |= node[(j * box + i) * side + line]
+                        m |= node[_segment_cell(line, j, i, orient, box, side)]
                     seg[k, j] = m & full
             for k in range(box):
                 line = b * box + k
@@ -149,35 +179,22 @@ def _locked(node, box, side, cell_units, dirty, lc_dirty, seg, queue, tail):
                     s = seg[k, j]
                     point = s & ~in_box & in_line   # leaves the rest of the line
                     claim = s & ~in_line & in_box   # leaves the rest of the box
-                    if point:
+                    if point:  # struck from this line's other segments
                         for t in range(box):
-                            if t == j:
-                                continue
-                            for i in range(box):
-                                if orient == 0:
-                                    c = line * side + t * box + i
-                                else:
-                                    c = (t * box + i) * side + line
-                                if node[c] & point and not (node[c] & PLACED):
-                                    tail = _strike(node, c, point, cell_units, dirty, queue, tail)
-                                    if tail < 0:
-                                        return tail, changed
-                                    changed = True
-                    if claim:
+                            if t != j:
+                                tail, changed = _strike_segment(
+                                    node, line, t, orient, point, box, side, cell_units, dirty,
+                                    queue, tail, changed)
+                                if tail < 0:
+                                    return tail, changed
+                    if claim:  # struck from this box's other lines
                         for t in range(box):
-                            if t == k:
-                                continue
-                            other = b * box + t
-                            for i in range(box):
-                                if orient == 0:
-                                    c = other * side + j * box + i
-                                else:
-                                    c = (j * box + i) * side + other
-                                if node[c] & claim and not (node[c] & PLACED):
-                                    tail = _strike(node, c, claim, cell_units, dirty, queue, tail)
-                                    if tail < 0:
-                                        return tail, changed
-                                    changed = True
+                            if t != k:
+                                tail, changed = _strike_segment(
+                                    node, b * box + t, j, orient, claim, box, side, cell_units,
+                                    dirty, queue, tail, changed)
+                                if tail < 0:
+                                    return tail, changed
     return tail, changed
 
 
@@ -339,9 +356,7 @@ def solve_one(givens, out, stack, queue, dirty, lc_dirty, seg, branch, peers, un
         cands = node[cell] & full
         bit = cands & -cands
         guesses += 1
-        if guesses > max_guesses:
-            return ABORTED, guesses
-        if guesses % CLOCK_EVERY == 1 and now() > deadline:
+        if _out_of_budget(guesses, max_guesses, deadline):
             return ABORTED, guesses
         branch[depth, 0] = cell
         branch[depth, 1] = bit
@@ -649,9 +664,7 @@ def solve_one9(givens, out, stack, branch, locked, max_guesses, deadline):
         while not (node[3 * d + b] & bit):
             d += 1
         guesses += 1
-        if guesses > max_guesses:
-            return ABORTED, guesses
-        if guesses % CLOCK_EVERY == 1 and now() > deadline:
+        if _out_of_budget(guesses, max_guesses, deadline):
             return ABORTED, guesses
         branch[depth, 0] = b
         branch[depth, 1] = bit
