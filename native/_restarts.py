@@ -72,6 +72,13 @@ class Progress(NamedTuple):
 
 
 @numba.njit(cache=True, inline="always")
+def resume(progress):
+    """``(best energy, evaluations, trace rows)`` where the runs before stopped: what every
+    kernel carries through its run and hands back in the next :class:`Progress`."""
+    return progress.best_energy, progress.evaluations, progress.n_trace
+
+
+@numba.njit(cache=True, inline="always")
 def trace_best(trace, n_trace, evaluations, best_energy, t_start):
     """Append the row ``(evaluations, seconds since t_start, best energy)`` while ``trace``
     has room; returns the row count. Called on each new best only, so it costs one clock

@@ -56,7 +56,8 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, keep_best
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best, resume
+from sudoku_compare.native._warmup import CompiledPerBox
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.puzzle import Puzzle
@@ -65,20 +66,6 @@ from sudoku_compare.solver import Solver
 
 SCHEDULES = ("exponential", "linear", "logarithmic")
 NEIGHBOURHOODS = ("row", "box")
-#: box sizes whose kernels this process has compiled (warmup: 9x9; warmup_for: the others)
-_COMPILED_BOXES: set[int] = set()
-
-
-def _compile_for_box(box: int) -> None:
-    """Compile (or load from numba's cache) the kernels of one box size, once per process."""
-    if box in _COMPILED_BOXES:
-        return
-    puzzle = Puzzle(box, (1,) + (0,) * (box ** 4 - 1))
-    for neighbourhood in NEIGHBOURHOODS:
-        for presolve in (False, True) if neighbourhood == "row" else (False,):
-            solver = SimulatedAnnealing(neighbourhood=neighbourhood, presolve=presolve)
-            solver.solve(puzzle, Budget(max_seconds=5, max_evaluations=500), 0)
-    _COMPILED_BOXES.add(box)
 #: bound on the energy rise of one swap (6 units change by at most +1 each; 12 leaves room)
 MAX_DELTA = 12
 #: proposals between two reads of the clock (about 0.2 ms of row moves; a read costs ~1 us)
@@ -174,9 +161,7 @@ def _anneal_at(start, box, use_box, r1s, c1s, r2s, c2s, n_pairs,
     is the generator's state, carried from phase to phase; ``best`` (modified) the best grid
     of every phase so far. The phase's share of its schedule is its levels since the last
     (re)heat over ``levels`` (1 when it cooled to its end)."""
-    best_e = progress.best_energy
-    evals = progress.evaluations
-    n_trace = progress.n_trace
+    best_e, evals, n_trace = resume(progress)
     moves = counts.moves
     accepted = counts.accepted
     level_count = counts.levels
@@ -321,7 +306,7 @@ def levels_per_phase(params: AnnealingParams) -> int:
 
 
 @register
-class SimulatedAnnealing(Solver):
+class SimulatedAnnealing(CompiledPerBox, Solver):
     name = "native.sa"
     family = "annealing"
     encoding = "row-permutation"
@@ -331,13 +316,12 @@ class SimulatedAnnealing(Solver):
     description = ("the seed's simulated annealing: row swaps, Metropolis, T <- 0.999 T from 1.0 to "
                    "0.001, 100 moves a level, 5 restarts (numba)")
 
-    def warmup(self) -> None:
+    @classmethod
+    def compile_variants(cls) -> list[SimulatedAnnealing]:
         # box is a compile-time constant of the kernel, so each size is its own compilation
-        # (~9 s cold); 9x9 here, any other size in warmup_for when a campaign first meets it
-        _compile_for_box(3)
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        _compile_for_box(puzzle.box)
+        # (~9 s cold); both neighbourhoods and the presolved row moves are separate paths
+        return [cls(neighbourhood="row"), cls(neighbourhood="row", presolve=True),
+                cls(neighbourhood="box")]
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -22,6 +22,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import NO_DEADLINE, now
+from sudoku_compare.native._warmup import WarmOnEmptyGrid
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
@@ -139,7 +140,7 @@ class BacktrackingParams:
 
 
 @register
-class NaiveBacktracking(Solver):
+class NaiveBacktracking(WarmOnEmptyGrid, Solver):
     name = "native.backtracking"
     family = "backtracking"
     encoding = "grid"
@@ -148,10 +149,6 @@ class NaiveBacktracking(Solver):
 
     def warmup(self) -> None:
         _search(np.zeros(16, dtype=np.int64), 4, 2, 10, NO_DEADLINE)
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        # an empty grid of the size through solve itself: the path a timed solve takes
-        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         grid = puzzle.flat()

@@ -24,6 +24,7 @@ import numba
 import numpy as np
 
 from sudoku_compare.budget import Budget
+from sudoku_compare.native._warmup import WarmOnEmptyGrid
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.array_copy import copy1d
 from sudoku_compare.problems.puzzle import Puzzle
@@ -172,7 +173,7 @@ class MrvParams:
 
 
 @register
-class MrvBacktracking(Solver):
+class MrvBacktracking(WarmOnEmptyGrid, Solver):
     name = "native.backtracking-mrv"
     family = "backtracking"
     encoding = "grid"
@@ -181,10 +182,6 @@ class MrvBacktracking(Solver):
 
     def warmup(self) -> None:
         search(Puzzle(2, (0,) * 16), limit=2)
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        # an empty grid of the size through solve itself: the path a timed solve takes
-        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         limit = self.params.count_solutions

@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 
 from sudoku_compare.budget import Budget
+from sudoku_compare.native._warmup import WarmOnEmptyGrid
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.puzzle import Puzzle
@@ -120,7 +121,7 @@ class BitmaskParams:
 
 
 @register
-class BitmaskSolver(Solver):
+class BitmaskSolver(WarmOnEmptyGrid, Solver):
     name = "native.bitmask"
     family = "exact"
     encoding = "grid"
@@ -134,10 +135,6 @@ class BitmaskSolver(Solver):
             empty = Puzzle(box, (0,) * box**4)
             solve_batch([empty])
             solve_grid(empty)
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        # the size's tables, through solve itself on an empty grid: the timed solve's path
-        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
 
     def solve_batch(self, puzzles: Sequence[Puzzle] | np.ndarray, max_guesses: int = 0
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

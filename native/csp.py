@@ -30,6 +30,7 @@ from typing import Literal
 import numpy as np
 
 from sudoku_compare.budget import Budget
+from sudoku_compare.native._warmup import WarmOnEmptyGrid
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.csp_model import CSP, SudokuCSPBuilder, make_csp
 from sudoku_compare.problems.puzzle import Puzzle
@@ -201,7 +202,7 @@ def solve_csp(csp: CSP, params: CSPParams, deadline: float = math.inf,
     return res, removed
 
 
-class CSPSolver(Solver):
+class CSPSolver(WarmOnEmptyGrid, Solver):
     """AIMA-style CSP search on the shared Sudoku CSP model (variants set the strategies)."""
 
     family = "csp"
@@ -228,10 +229,6 @@ class CSPSolver(Solver):
         this method of a registered solver instead of importing the search functions.
         """
         return solve_csp(csp, self.params, deadline, max_assignments)[0]
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        # an empty grid of the size through solve itself (model build, search, clock read)
-        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         deadline = budget.deadline().at

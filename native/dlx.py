@@ -27,6 +27,7 @@ import numba
 import numpy as np
 
 from sudoku_compare.budget import Budget
+from sudoku_compare.native._warmup import WarmOnEmptyGrid
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
@@ -252,7 +253,7 @@ class DlxParams:
 
 
 @register
-class DancingLinks(Solver):
+class DancingLinks(WarmOnEmptyGrid, Solver):
     name = "native.dlx"
     family = "exact"
     encoding = "exact-cover"
@@ -266,7 +267,7 @@ class DancingLinks(Solver):
         # the size's matrix (2.5 ms for 9x9) is built here, not inside the first timed solve;
         # the solve of an empty grid of that size runs the same path a timed solve does
         exact_cover(puzzle.box)
-        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
+        super().warmup_for(puzzle)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         max_nodes = self.params.max_nodes or 2**62

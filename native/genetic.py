@@ -54,7 +54,8 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, keep_best
+from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, keep_best, resume
+from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d, copy3d
@@ -151,9 +152,7 @@ def _evolve(pop, box, free_cols, n_free, pc, pm, max_gen, stagnation, tournament
     far, is modified). Returns (Progress, generations of this run); the run's share of its
     schedule is its generations over ``max_gen``, or 1 when stagnation ended it."""
     np.random.seed(seed)
-    best_e = progress.best_energy
-    evals = progress.evaluations
-    n_trace = progress.n_trace
+    best_e, evals, n_trace = resume(progress)
     size, n = pop.shape[0], pop.shape[1]
     fit = np.full(size, BIG, dtype=np.int64)
     timed_out = False
@@ -270,10 +269,8 @@ class GeneticAlgorithm(Solver):
                    "(p 0.75), row-swap mutation (p 0.2), elitist reinsertion, 5 restarts (numba)")
 
     def warmup(self) -> None:
-        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
-        for selection, local_search in (("elite", 0), ("tournament", 5)):
-            GeneticAlgorithm(population=10, selection=selection, local_search=local_search).solve(
-                puzzle, Budget(max_seconds=5, max_evaluations=200), 0)
+        solve_each((GeneticAlgorithm(population=10, selection=selection, local_search=steps)
+                    for selection, steps in (("elite", 0), ("tournament", 5))), 200)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

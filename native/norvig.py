@@ -24,6 +24,7 @@ from functools import cache
 import numpy as np
 
 from sudoku_compare.budget import Budget, Deadline
+from sudoku_compare.native._warmup import WarmOnEmptyGrid
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.alphabet import DIGITS
 from sudoku_compare.problems.puzzle import Puzzle
@@ -147,15 +148,11 @@ def solve_values(puzzle: Puzzle, deadline: Deadline | None = None
 
 
 @register
-class NorvigSolver(Solver):
+class NorvigSolver(WarmOnEmptyGrid, Solver):
     name = "native.norvig"
     family = "exact"
     encoding = "grid"
     description = "Norvig's constraint propagation + depth-first search, pure Python"
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        # the size's squares, units and peers, through solve itself on an empty grid
-        self.solve(Puzzle(puzzle.box, (0,) * puzzle.n_cells), Budget(max_seconds=0.05), 0)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         grid, calls, guesses, finished = solve_values(puzzle, budget.deadline())

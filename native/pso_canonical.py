@@ -33,6 +33,7 @@ import numpy as np
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts
+from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import integer_cells as ic
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
@@ -78,8 +79,7 @@ class CanonicalPso(Solver):
                    "w = 0.7298, c1 = c2 = 1.49618, 500 particles x 400 generations")
 
     def warmup(self) -> None:
-        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
-        CanonicalPso(swarm_size=4).solve(puzzle, Budget(max_seconds=5, max_evaluations=100), 0)
+        solve_each([CanonicalPso(swarm_size=4)], 100)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -52,6 +52,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.array_copy import copy1d
 from sudoku_compare.problems.encodings.random_keys import RandomKeys, keys_energy
@@ -171,8 +172,7 @@ class RandomKeysPso(Solver):
                    "moves only to better positions; mealpy.pso's counterpart (numba)")
 
     def warmup(self) -> None:
-        puzzle = Puzzle(2, (1,) + (0,) * 15)
-        RandomKeysPso(pop_size=5, epoch=3).solve(puzzle, Budget(max_seconds=5), 0)
+        solve_each([RandomKeysPso(pop_size=5, epoch=3)], 10_000)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -31,7 +31,8 @@ Evaluations: one per particle position costed (a full ``row_permutation.energy``
 it equals the seed's ``CountConflicts``) and one per local-search trial or kick swap (a
 ``swap_delta``, or its O(1) counted form in the iterated search and the plateau walk).
 Initial swarms come from ``numpy.random.default_rng(seed)`` through the shared encoding; r1, r2
-come from numba's generator seeded inside the kernel. The clock is read once an iteration.
+come from numba's generator seeded inside the kernel. The clock is read once an iteration
+and every 1,024 proposals of the plateau walk (:mod:`sudoku_compare.native._plateau`).
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, keep_best
+from sudoku_compare.native._plateau import plateau_walk
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best, resume
+from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d
@@ -246,43 +249,6 @@ def iterated_climb(grid, e, free_cols, n_free, box, kicks, kick_size, max_evals,
     return e, evals
 
 
-@numba.njit(cache=True)
-def plateau_climb(grid, e, free_cols, n_free, box, steps, kick_after, max_evals, evals):
-    """Random in-row swaps, each taken when it does not raise the energy (sideways moves cross
-    the plateaus where the seed's climb stops); after ``kick_after`` proposals with no new best
-    one swap is taken whatever it costs. ``grid`` ends as the best state seen. O(1) counted
-    deltas, one evaluation per proposal. Returns (best energy, evals)."""
-    movable = np.flatnonzero(n_free >= 2)
-    if movable.size == 0 or e <= 0:
-        return e, evals
-    cols, boxes = rp.unit_counts(grid, box)
-    cur = grid.copy()
-    cur_e = e
-    since = 0
-    for _ in range(steps):
-        if evals >= max_evals or cur_e <= 0:
-            break
-        r = movable[np.random.randint(movable.size)]
-        m = n_free[r]
-        i = np.random.randint(m)
-        j = (i + 1 + np.random.randint(m - 1)) % m
-        c1 = free_cols[r, i]
-        c2 = free_cols[r, j]
-        d = rp.swap_delta_counted(cols, boxes, cur, r, c1, c2, box)
-        evals += 1
-        since += 1
-        if d <= 0 or since >= kick_after:
-            rp.apply_swap_counted(cols, boxes, cur, r, c1, c2, box)
-            cur_e += d
-            if since >= kick_after:
-                since = 0
-            if cur_e < e:
-                e = cur_e
-                copy2d(grid, cur)
-                since = 0
-    return e, evals
-
-
 class SwarmCounters(NamedTuple):
     """Counters summed over the swarms of one solve (a NamedTuple so numba carries it)."""
 
@@ -291,16 +257,14 @@ class SwarmCounters(NamedTuple):
 
 
 @numba.njit(cache=True)
-def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor, memetic_every,
-           kicks, kick_size, plateau_steps, kick_after, cap, max_evals, deadline_at, target,
-           seed, t_start, trace, best, progress, counts):
+def _swarm(position, free_cols, cells, n_free, units, box, max_iterations, c1, c2, w0,
+           w_floor, memetic_every, kicks, kick_size, plateau_steps, kick_after, cap, max_evals,
+           deadline_at, target, seed, t_start, trace, best, progress, counts):
     """One swarm from ``position`` (modified), continuing ``progress``; ``best`` (modified) is
     the best grid so far. Returns (Progress, SwarmCounters); the swarm's share of its
     schedule is its iterations over ``max_iterations``."""
     np.random.seed(seed)
-    best_e = progress.best_energy
-    evals = progress.evaluations
-    n_trace = progress.n_trace
+    best_e, evals, n_trace = resume(progress)
     iterations = counts.iterations
     local_searches = counts.local_searches
     run_iterations = 0
@@ -352,8 +316,8 @@ def _swarm(position, free_cols, n_free, box, max_iterations, c1, c2, w0, w_floor
         if memetic_every > 0 and it % memetic_every == 0 and gcost > target:
             cand = gbest.copy()
             if plateau_steps > 0:
-                e2, evals = plateau_climb(cand, gcost, free_cols, n_free, box, plateau_steps,
-                                          kick_after, max_evals, evals)
+                e2, evals = plateau_walk(cand, gcost, cells, n_free, units, plateau_steps,
+                                         kick_after, max_evals, evals, deadline_at)
             elif kicks > 0:
                 e2, evals = iterated_climb(cand, gcost, free_cols, n_free, box, kicks,
                                            kick_size, max_evals, evals)
@@ -384,11 +348,9 @@ class SwapPso(Solver):
                    "Move/Minus/Times, 40 particles, 300 iterations, inertia 0.9 -> 0.3 (numba)")
 
     def warmup(self) -> None:
-        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
-        for kicks, plateau_steps in ((0, 0), (2, 0), (0, 50)):
-            SwapPso(swarm_size=4, memetic_every=1, kicks=kicks,
-                    plateau_steps=plateau_steps).solve(
-                puzzle, Budget(max_seconds=5, max_evaluations=500), 0)
+        # the three memetic local searches are three compiled paths
+        solve_each((SwapPso(swarm_size=4, memetic_every=1, kicks=kicks, plateau_steps=steps)
+                    for kicks, steps in ((0, 0), (2, 0), (0, 50))), 500)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
@@ -402,7 +364,8 @@ class SwapPso(Solver):
             swarm = rp.initial_population(puzzle, rng, p.swarm_size)
             kernel_seed = (seed * 1_000_003 + run) & 0xFFFFFFFF
             driver.progress, counts = _swarm(
-                swarm, layout.free_cols, layout.n_free, puzzle.box, p.max_iterations, p.c1, p.c2,
+                swarm, layout.free_cols, layout.cells, layout.n_free,
+                rp.checked_units(puzzle.box), puzzle.box, p.max_iterations, p.c1, p.c2,
                 p.inertia_start, p.inertia_floor, p.memetic_every, p.kicks, p.kick_size,
                 p.plateau_steps, p.kick_after, cap, driver.max_evaluations, driver.deadline_at,
                 driver.target, kernel_seed, driver.t_begin, driver.trace, best, driver.progress,

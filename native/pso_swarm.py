@@ -26,7 +26,8 @@ full error where this uses the delta; the values are the same.
 
 Reproducibility: the initial hive of each run comes from ``numpy.random.default_rng(seed)``
 through the shared encoding; the moves and the explorers' fresh grids come from numba's
-generator seeded inside the kernel from (seed, run). The clock is read once an epoch.
+generator seeded inside the kernel from (seed, run). The clock is read once an epoch and
+every 1,024 proposals of the plateau walk (:mod:`sudoku_compare.native._plateau`).
 """
 
 from __future__ import annotations
@@ -39,9 +40,12 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, keep_best
+from sudoku_compare.native._plateau import plateau_walk
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best, resume
+from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import box_permutation as bp
+from sudoku_compare.problems.encodings import unit_swap
 from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
@@ -119,18 +123,6 @@ def _fill_random(grid, givens, box_cells, n_free, box):
             grid[x // n, x % n] = missing[i]
 
 
-@numba.njit(cache=True, inline="always")
-def _random_box_pair(movable, n_free, box_cells):
-    """Two distinct free cells (flat indices) of one box: the box uniform among the
-    ``movable`` ones, the pair uniform among its ordered distinct pairs (three draws from
-    numba's generator, in the order every in-box move of this module has always used)."""
-    b = movable[np.random.randint(movable.size)]
-    m = n_free[b]
-    k1 = np.random.randint(m)
-    k2 = (k1 + 1 + np.random.randint(m - 1)) % m
-    return box_cells[b, k1], box_cells[b, k2]
-
-
 @numba.njit(cache=True)
 def _local_search(grid, e, box_cells, n_free, box, rounds, max_evals, evals):
     """Steepest descent over all in-box swaps; returns (error, evals)."""
@@ -160,46 +152,6 @@ def _local_search(grid, e, box_cells, n_free, box, rounds, max_evals, evals):
     return e, evals
 
 
-@numba.njit(cache=True)
-def _plateau_search(grid, e, box_cells, n_free, box, steps, kick_after, max_evals, evals,
-                    deadline_at):
-    """Random in-box swaps, each taken when it does not raise the error (sideways moves let the
-    walk cross the plateaus where steepest descent stops); after ``kick_after`` proposals with no
-    new best one random swap is taken whatever it costs. ``grid`` ends as the best state seen.
-    O(1) counted deltas; one evaluation per proposal. Returns (best error, evals)."""
-    n = box * box
-    movable = np.flatnonzero(n_free >= 2)
-    if movable.size == 0 or e <= 0:
-        return e, evals
-    rows, cols = bp.line_counts(grid, box)
-    cur = grid.copy()
-    cur_e = e
-    since = 0
-    for step in range(steps):
-        if evals >= max_evals or cur_e <= 0:
-            break
-        if (step & 1023) == 0 and now() >= deadline_at:
-            break
-        x, y = _random_box_pair(movable, n_free, box_cells)
-        r1 = x // n
-        c1 = x % n
-        r2 = y // n
-        c2 = y % n
-        d = bp.swap_delta_counted(rows, cols, cur, r1, c1, r2, c2)
-        evals += 1
-        since += 1
-        if d <= 0 or since >= kick_after:
-            bp.apply_swap_counted(rows, cols, cur, r1, c1, r2, c2)
-            cur_e += d
-            if since >= kick_after:
-                since = 0
-            if cur_e < e:
-                e = cur_e
-                copy2d(grid, cur)
-                since = 0
-    return e, evals
-
-
 class HiveCounters(NamedTuple):
     """Counters summed over the runs of one solve (a NamedTuple so numba carries it)."""
 
@@ -209,17 +161,15 @@ class HiveCounters(NamedTuple):
 
 
 @numba.njit(cache=True)
-def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, mutation_rate,
-         hybrid, stagnation_limit, ls_rounds, plateau_steps, kick_after, max_evals, deadline_at,
-         target, seed, t_start, trace, best, progress, counts):
+def _run(hive, givens, box_cells, n_free, units, box, n_workers, max_epochs, max_age,
+         mutation_rate, hybrid, stagnation_limit, ls_rounds, plateau_steps, kick_after,
+         max_evals, deadline_at, target, seed, t_start, trace, best, progress, counts):
     """One run of the seed's ``SolveInternal`` from ``hive`` (modified), continuing
     ``progress``; ``best`` holds the best grid over all runs. Returns (Progress,
     HiveCounters); the run's share of its schedule is its epochs over ``max_epochs``."""
     np.random.seed(seed)
     n = box * box
-    best_e = progress.best_energy
-    evals = progress.evaluations
-    n_trace = progress.n_trace
+    best_e, evals, n_trace = resume(progress)
     epochs = counts.epochs
     resets = counts.worker_resets
     local_searches = counts.local_searches
@@ -254,7 +204,7 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
             if i < n_workers:
                 if movable.size == 0:
                     continue
-                x, y = _random_box_pair(movable, n_free, box_cells)
+                x, y = unit_swap.random_pair(movable, n_free, box_cells)
                 d = bp.swap_delta(hive[i], x // n, x % n, y // n, y % n, box)
                 evals += 1
                 if d < 0 or np.random.random() < mutation_rate:
@@ -305,9 +255,9 @@ def _run(hive, givens, box_cells, n_free, box, n_workers, max_epochs, max_age, m
         if hybrid and stagnant >= stagnation_limit and run_best > target:
             cand = run_best_grid.copy()
             if plateau_steps > 0:
-                e2, evals = _plateau_search(cand, run_best, box_cells, n_free, box,
-                                            plateau_steps, kick_after, max_evals, evals,
-                                            deadline_at)
+                e2, evals = plateau_walk(cand, run_best, box_cells, n_free, units,
+                                         plateau_steps, kick_after, max_evals, evals,
+                                         deadline_at)
             else:
                 e2, evals = _local_search(cand, run_best, box_cells, n_free, box, ls_rounds,
                                           max_evals, evals)
@@ -336,11 +286,9 @@ class WorkersExplorersSwarm(Solver):
                    "swaps, explorers resampled, best worker x best explorer box-wise merge (numba)")
 
     def warmup(self) -> None:
-        puzzle = Puzzle(2, (1, 0, 0, 0) + (0,) * 12)
-        for plateau_steps in (0, 50):
-            WorkersExplorersSwarm(organisms=10, hybrid=True, stagnation_limit=1,
-                                  plateau_steps=plateau_steps).solve(
-                puzzle, Budget(max_seconds=5, max_evaluations=2000), 0)
+        # steepest descent and the plateau walk are two compiled paths of the hybrid
+        solve_each((WorkersExplorersSwarm(organisms=10, hybrid=True, stagnation_limit=1,
+                                          plateau_steps=steps) for steps in (0, 50)), 2000)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
@@ -355,9 +303,10 @@ class WorkersExplorersSwarm(Solver):
             hive = bp.initial_population(puzzle, rng, p.organisms)
             kernel_seed = (seed * 1_000_003 + run) & 0xFFFFFFFF
             driver.progress, counts = _run(
-                hive, givens, layout.cells, layout.n_free, puzzle.box, n_workers, p.max_epochs,
-                p.max_age, p.mutation_rate, p.hybrid, p.stagnation_limit, p.local_search_rounds,
-                p.plateau_steps, p.kick_after, driver.max_evaluations, driver.deadline_at,
+                hive, givens, layout.cells, layout.n_free, bp.checked_units(puzzle.box),
+                puzzle.box, n_workers, p.max_epochs, p.max_age, p.mutation_rate, p.hybrid,
+                p.stagnation_limit, p.local_search_rounds, p.plateau_steps, p.kick_after,
+                driver.max_evaluations, driver.deadline_at,
                 driver.target, kernel_seed, driver.t_begin, driver.trace, best, driver.progress,
                 counts)
         return driver.outcome(

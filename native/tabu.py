@@ -62,6 +62,7 @@ evaluation budget give the same grid and counters, unless the deadline cuts the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal, NamedTuple
 
 import numba
@@ -69,7 +70,8 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import Progress, Restarts, keep_best
+from sudoku_compare.native._restarts import Progress, Restarts, keep_best, resume
+from sudoku_compare.native._warmup import CompiledPerBox
 from sudoku_compare.native.annealing import _splitmix64, move_table
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
@@ -81,8 +83,6 @@ from sudoku_compare.solver import Solver
 CLOCK_EVERY = 4096
 #: above any delta a swap can have
 NO_DELTA = 1 << 30
-#: box sizes whose kernel this process has compiled
-_COMPILED_BOXES: set[int] = set()
 
 
 @dataclass(frozen=True)
@@ -149,9 +149,7 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
 
     ``rng_state`` (modified) carries the generator from run to run; ``best`` (modified) holds
     the best grid of every run so far."""
-    best_e = progress.best_energy
-    evals = progress.evaluations
-    n_trace = progress.n_trace
+    best_e, evals, n_trace = resume(progress)
     iterations = counts.iterations
     deltas = counts.deltas
     aspirations = counts.aspirations
@@ -297,35 +295,25 @@ def _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jit
             TabuCounters(iterations, deltas, aspirations, forced, uphill))
 
 
-_KERNELS: dict[int, object] = {}
-
-
+@cache
 def _kernel_for(box: int):
     """The search compiled for one box size, as a constant (``// box`` becomes a multiply)."""
-    if box not in _KERNELS:
-        @numba.njit(cache=True)
-        def kernel(start, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jitter,
-                   stagnation, conflicted, by_value, max_evals, deadline_at, target, rng_state, t_start,
-                   trace, best, progress, counts):
-            return _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure,
-                            jitter, stagnation, conflicted, by_value, max_evals, deadline_at, target,
-                            rng_state, t_start, trace, best, progress, counts)
 
-        _KERNELS[box] = kernel
-    return _KERNELS[box]
+    @numba.njit(cache=True)
+    def kernel(start, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jitter, stagnation,
+               conflicted, by_value, max_evals, deadline_at, target, rng_state, t_start, trace,
+               best, progress, counts):
+        return _tabu_at(start, box, r1s, c1s, r2s, c2s, n_pairs, rows, sampled, tenure, jitter,
+                        stagnation, conflicted, by_value, max_evals, deadline_at, target,
+                        rng_state, t_start, trace, best, progress, counts)
+
+    return kernel
 
 
-def _compile_for_box(box: int) -> None:
-    """Compile (or load from numba's cache) the kernel of one box size, once per process."""
-    if box in _COMPILED_BOXES:
-        return
-    puzzle = Puzzle(box, (1,) + (0,) * (box ** 4 - 1))
-    TabuSearch().solve(puzzle, Budget(max_seconds=5, max_evaluations=500), 0)
-    _COMPILED_BOXES.add(box)
 
 
 @register
-class TabuSearch(Solver):
+class TabuSearch(CompiledPerBox, Solver):
     name = "native.tabu"
     family = "tabu"
     encoding = "row-permutation"
@@ -337,12 +325,6 @@ class TabuSearch(Solver):
     description = ("tabu search on native.sa's row swaps: best non-tabu swap of the whole "
                    "neighbourhood, a swapped cell may not take its digit back for 5-9 iterations, aspiration, restart "
                    "after 1000 iterations without progress (numba)")
-
-    def warmup(self) -> None:
-        _compile_for_box(3)
-
-    def warmup_for(self, puzzle: Puzzle) -> None:
-        _compile_for_box(puzzle.box)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -229,8 +229,6 @@ def test_perf_ratio_pairs_native_and_simanneal_runs():
 
 
 def test_warmup_for_compiles_a_box_size_once():
-    from sudoku_compare.native import annealing
-
     solver = SimulatedAnnealing()
     solver.warmup_for(Puzzle(2, (1,) + (0,) * 15))
-    assert 2 in annealing._COMPILED_BOXES
+    assert 2 in SimulatedAnnealing.compiled_boxes

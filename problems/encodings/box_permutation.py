@@ -58,6 +58,14 @@ def layout_of(puzzle: Puzzle) -> BoxLayout:
     return BoxLayout.for_puzzle(puzzle)
 
 
+@lru_cache(maxsize=8)
+def checked_units(box: int) -> np.ndarray:
+    """``(2, N*N)``: each cell's row and column, the units a box swap can put in conflict (the
+    table :mod:`~sudoku_compare.problems.encodings.unit_swap` scores swaps with)."""
+    n = box * box
+    return np.stack(np.divmod(np.arange(n * n, dtype=np.int64), n))
+
+
 def _missing_digits(puzzle: Puzzle) -> list[np.ndarray]:
     """Per box, the digits its givens leave out, ascending."""
     n, k = puzzle.side, puzzle.box

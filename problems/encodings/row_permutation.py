@@ -68,7 +68,9 @@ class RowLayout:
     """Where a puzzle's free cells are, in the shapes the kernels read.
 
     ``free_cols[r, :n_free[r]]`` are the free columns of row ``r`` (ascending; the rest is -1);
-    ``missing[r, :n_free[r]]`` the digits row ``r`` lacks (ascending).
+    ``missing[r, :n_free[r]]`` the digits row ``r`` lacks (ascending); ``cells[r, :n_free[r]]``
+    the same free cells as flat indices ``r * N + c`` (what
+    :mod:`~sudoku_compare.problems.encodings.unit_swap` reads).
     """
 
     givens: np.ndarray
@@ -77,6 +79,12 @@ class RowLayout:
     n_free: np.ndarray
     missing: np.ndarray
     box: int
+
+    @property
+    def cells(self) -> np.ndarray:
+        n = self.free_cols.shape[0]
+        rows = np.arange(n, dtype=np.int64)[:, None]
+        return np.where(self.free_cols >= 0, rows * n + self.free_cols, -1)
 
     @classmethod
     def for_puzzle(cls, puzzle: Puzzle) -> RowLayout:
@@ -99,6 +107,15 @@ class RowLayout:
 def layout_of(puzzle: Puzzle) -> RowLayout:
     """The (cached) :class:`RowLayout` of a puzzle; treat its arrays as read-only."""
     return RowLayout.for_puzzle(puzzle)
+
+
+@lru_cache(maxsize=8)
+def checked_units(box: int) -> np.ndarray:
+    """``(2, N*N)``: each cell's column and box, the units a row swap can put in conflict (the
+    table :mod:`~sudoku_compare.problems.encodings.unit_swap` scores swaps with)."""
+    n = box * box
+    r, c = np.divmod(np.arange(n * n, dtype=np.int64), n)
+    return np.stack([c, (r // box) * box + c // box])
 
 
 def row_layout(free: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
