@@ -38,7 +38,7 @@ from sudoku_compare.solver import parse_params
 
 from .executor import Executor, LocalProcessExecutor
 from .runner import DEFAULT_MEMORY_MB, MIN_MEMORY_MB, Task
-from .seeding import derive_seed, run_id
+from .seeding import RunKeys
 from .store import Store, StoreWriteError
 
 #: a campaign commits its finished runs every COMMIT_RUNS runs or COMMIT_S seconds
@@ -229,6 +229,7 @@ class Plan:
                       "params": dataclasses.asdict(spec.create(**p).params),
                       "max_seconds": self.budget.max_seconds,
                       "max_evaluations": self.budget.max_evaluations}
+            keys = RunKeys(name, p, b, self.campaign_seed)
             occurrences: dict[str, int] = {}
             for pset, index, line, box in self.puzzles:
                 if box not in spec.cls.boxes:
@@ -239,9 +240,8 @@ class Plan:
                 occurrences[line] = occurrence + 1
                 identity = line if occurrence == 0 else f"{line}#{occurrence}"
                 for k in range(self.seeds):
-                    rid = run_id(name, p, identity, k, b, self.campaign_seed)
-                    seed = derive_seed(self.campaign_seed, identity, k)
-                    task = Task(name, line, self.budget, seed, p, self.imports, rid,
+                    task = Task(name, line, self.budget, keys.seed(identity, k), p,
+                                self.imports, keys.run_id(identity, k),
                                 spec.cls.__module__)
                     yield PlannedRun(task, shared, pset, index, k)
 

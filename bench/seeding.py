@@ -2,6 +2,11 @@
 
 Python's ``hash`` is salted per process, so a stable digest (SHA-256 of canonical JSON)
 is used instead, as benchopt does.
+
+A campaign derives two digests for every run it plans, and plans each run twice (once to
+record the ids, once to run them), so :class:`RunKeys` encodes the parts one solver's runs
+share once; the texts it hashes are the ones :func:`_digest` builds, character for character,
+so stored run ids and seeds stay what they were.
 """
 
 from __future__ import annotations
@@ -10,10 +15,20 @@ import hashlib
 import json
 from typing import Any
 
+#: canonical JSON of one value: sorted keys, no spaces, anything else as its str
+_canonical = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":")).encode
+
 
 def _digest(*parts: Any) -> bytes:
-    text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
+    return _sha256("[" + ",".join(_canonical(p) for p in parts) + "]")
+
+
+def _sha256(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
+
+
+def _seed_of(digest: bytes) -> int:
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 def derive_seed(campaign_seed: int, puzzle: str, seed_index: int) -> int:
@@ -24,10 +39,29 @@ def derive_seed(campaign_seed: int, puzzle: str, seed_index: int) -> int:
     adapter of its family start from the same seeded initial state (DESIGN.md, fairness).
     The run id, which must tell solvers apart, does include them.
     """
-    return int.from_bytes(_digest(campaign_seed, puzzle, seed_index)[:4], "big") & 0x7FFFFFFF
+    return _seed_of(_digest(campaign_seed, puzzle, seed_index))
 
 
 def run_id(solver: str, params: dict | None, puzzle: str, seed_index: int, budget: dict,
            campaign_seed: int = 0) -> str:
     """The key of a run in the store: same identity, same id (a rerun skips it)."""
     return _digest(solver, params or {}, puzzle, seed_index, budget, campaign_seed).hex()[:24]
+
+
+class RunKeys:
+    """:func:`derive_seed` and :func:`run_id` for the runs of one solver, parameters, budget
+    and campaign seed: the same values, with the shared parts encoded once."""
+
+    def __init__(self, solver: str, params: dict | None, budget: dict, campaign_seed: int
+                 ) -> None:
+        self._id_head = f"[{_canonical(solver)},{_canonical(params or {})},"
+        self._id_tail = f",{_canonical(budget)},{_canonical(campaign_seed)}]"
+        self._seed_head = f"[{_canonical(campaign_seed)},"
+
+    def seed(self, puzzle: str, seed_index: int) -> int:
+        return _seed_of(_sha256(f"{self._seed_head}{_canonical(puzzle)},"
+                                f"{_canonical(seed_index)}]"))
+
+    def run_id(self, puzzle: str, seed_index: int) -> str:
+        return _sha256(f"{self._id_head}{_canonical(puzzle)},{_canonical(seed_index)}"
+                       f"{self._id_tail}").hex()[:24]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from .puzzle import Puzzle
@@ -30,26 +31,41 @@ def _as_flat(puzzle: Puzzle, grid) -> np.ndarray | None:
     arr = np.asarray(grid)
     if arr.size != puzzle.n_cells:
         return None
-    return arr.astype(np.int64).ravel()
+    return np.ascontiguousarray(arr, dtype=np.int64).ravel()
 
 
 def is_solution(puzzle: Puzzle, grid) -> bool:
     """Whether ``grid`` solves ``puzzle``: every cell a digit 1..N, every given kept, every
     unit holding each digit once (one bit per digit, OR-ed over the unit, must fill it).
 
-    The same rules as :func:`violations` in a few array operations (about 15 us on 9x9
-    against about 250 us), so a campaign can check every one of its runs."""
+    The same rules as :func:`violations`, in one compiled pass (about 2 us on 9x9, against
+    about 12 us for the same test as a dozen array operations and about 250 us for
+    :func:`violations`), so a campaign can check every one of its runs and a loop of
+    ``api.solve`` calls is not dominated by its checks."""
     flat = _as_flat(puzzle, grid)
     if flat is None:
         return False
-    side = puzzle.side
-    if (flat - 1).astype(np.uint64).max() >= side:  # a value below 1 wraps to a huge one
-        return False
     where, values = _givens(puzzle)
-    if not np.array_equal(flat[where], values):
-        return False
-    units = np.left_shift(np.int64(1), flat)[topology(puzzle.box).units]
-    return bool(np.all(np.bitwise_or.reduce(units, axis=1) == (1 << (side + 1)) - 2))
+    return bool(_fills_every_unit(flat, where, values, topology(puzzle.box).units,
+                                  puzzle.side))
+
+
+@numba.njit(cache=True)
+def _fills_every_unit(flat, where, values, units, side):
+    for v in flat:
+        if v < 1 or v > side:
+            return False
+    for i in range(where.size):
+        if flat[where[i]] != values[i]:
+            return False
+    full = (np.int64(1) << (side + 1)) - 2
+    for u in range(units.shape[0]):
+        seen = np.int64(0)
+        for k in range(units.shape[1]):
+            seen |= np.int64(1) << flat[units[u, k]]
+        if seen != full:
+            return False
+    return True
 
 
 def _givens(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:

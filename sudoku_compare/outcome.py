@@ -67,6 +67,9 @@ class Outcome:
         """The grid as a row-major string (``.`` for empty), or None."""
         if self.grid is None:
             return None
+        received = self.__dict__.get("_received_line")
+        if received is not None and received[0] is self.grid:
+            return received[1]  # decoded from this very line by from_dict: not encoded again
         flat = np.asarray(self.grid).ravel()
         box = box_for_cells(flat.size) or 3
         return format_line(flat, box, empty="0" if box == 3 else ".")
@@ -103,7 +106,11 @@ class Outcome:
         for name in ("counters", "extra", "versions"):
             kw[name] = dict(kw.get(name) or {})
         kw["violations"] = list(kw.get("violations") or [])
-        return cls(**kw)
+        out = cls(**kw)
+        if isinstance(grid, str):
+            # a campaign driver stores the line it received: keep it beside the array
+            out.__dict__["_received_line"] = (out.grid, grid)
+        return out
 
 
 _FIELDS = frozenset(f.name for f in fields(Outcome))

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sudoku_compare.bench.campaign import CampaignSpec, plan, run_campaign, run_campaigns
 from sudoku_compare.bench.cli import main
@@ -181,3 +183,31 @@ def test_campaign_result_rows_and_dataframe(tmp_path):
     df = result.to_dataframe()
     assert len(df) == 2 and "status" in df.columns
     assert "test.crash" in result.summary_text()
+
+
+@given(solver=st.text(max_size=12), params=st.dictionaries(st.text(max_size=5),
+       st.one_of(st.integers(), st.floats(allow_nan=False), st.text(max_size=5), st.booleans(),
+                 st.none()), max_size=4),
+       puzzle=st.text(max_size=90), k=st.integers(0, 10**6),
+       max_seconds=st.floats(0.001, 1e6), campaign_seed=st.integers(-2**40, 2**40))
+def test_run_keys_are_the_documented_digests(solver, params, puzzle, k, max_seconds,
+                                             campaign_seed):
+    """RunKeys (what a plan uses) hashes the same text as ``json.dumps`` of the whole identity,
+    as every stored run id and seed was made: a resumed campaign finds its runs."""
+    import hashlib
+    import json
+
+    from sudoku_compare.bench.seeding import RunKeys
+
+    budget = {"max_seconds": max_seconds, "max_evaluations": None, "target": 0.0}
+
+    def digest(*parts):
+        text = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).digest()
+
+    keys = RunKeys(solver, params, budget, campaign_seed)
+    expected_id = digest(solver, params, puzzle, k, budget, campaign_seed).hex()[:24]
+    expected_seed = int.from_bytes(digest(campaign_seed, puzzle, k)[:4], "big") & 0x7FFFFFFF
+    assert keys.run_id(puzzle, k) == run_id(solver, params, puzzle, k, budget, campaign_seed)
+    assert keys.run_id(puzzle, k) == expected_id
+    assert keys.seed(puzzle, k) == derive_seed(campaign_seed, puzzle, k) == expected_seed
