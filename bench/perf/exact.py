@@ -18,13 +18,13 @@ ratio is taken over the puzzles both ran.
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import statistics
 import time
 from dataclasses import dataclass, field
 
 from sudoku_compare import registry
 from sudoku_compare.bench.perf import PerfTable, batch
+from sudoku_compare.bench.perf.forked import solve_in_child
 from sudoku_compare.budget import Budget
 from sudoku_compare.problems.catalog import find_set_file
 from sudoku_compare.problems.checker import is_solution
@@ -83,72 +83,15 @@ def _quantile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
 
 
-def _cell_worker(conn, name: str, puzzles: list[Puzzle], seconds: float) -> None:
-    """In the child: solve puzzles in order, send (dt, verified, calls) after each one."""
-    try:
-        solver = registry.create(name)
-        solver.warmup()
-        for p in puzzles:
-            start = time.perf_counter()
-            out = solver.solve(p, Budget(max_seconds=seconds), 0)
-            dt = time.perf_counter() - start
-            ok = bool(out.claims_solved and out.grid is not None and is_solution(p, out.grid))
-            conn.send((dt, ok, int(out.counters.get("search_calls", 0))))
-    except Exception as exc:  # reported in the table, never fatal to the section
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    conn.send(None)
-    conn.close()
-
-
 def measure(name: str, set_name: str, puzzles: list[Puzzle], cap: float,
             puzzle_seconds: float) -> Cell:
-    """Run one cell in a forked child killed at ``cap`` seconds (plus warmup grace)."""
-    cell = Cell(name, set_name, len(puzzles))
-    ctx = mp.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_cell_worker, args=(send, name, puzzles, puzzle_seconds),
-                       daemon=True)
-    proc.start()
-    send.close()
-    # the child may still be warming up (imports, cached JIT) before its first solve; after
-    # that, the cell ends once the solves add up to `cap`, or is killed when wall time since
-    # the first solve passes cap + one puzzle's budget + slack (an uninterruptible solver)
-    hard_stop = time.perf_counter() + 20.0 + cap
-    last = time.perf_counter()
-    while True:
-        left = hard_stop - time.perf_counter()
-        if left <= 0 or not recv.poll(left):
-            cell.capped = True
-            if cell.times:  # the puzzle it was stuck on counts, unsolved, with its time so far
-                cell.times.append(time.perf_counter() - last)
-                cell.solved.append(False)
-            cell.error = cell.error or "killed at the cell's wall-time cap"
-            break
-        try:
-            msg = recv.recv()
-        except EOFError:
-            cell.error = cell.error or "worker died"
-            break
-        if msg is None:
-            break
-        if msg[0] == "error":
-            cell.error = msg[1]
-            continue
-        dt, ok, calls = msg
-        if not cell.times:
-            hard_stop = time.perf_counter() - dt + cap + puzzle_seconds + 0.5
-        last = time.perf_counter()
-        cell.times.append(dt)
-        cell.solved.append(ok)
-        cell.calls += calls
-        if sum(cell.times) >= cap:
-            cell.capped = len(cell.times) < len(puzzles)
-            break
-    if proc.is_alive():
-        proc.kill()
-    proc.join(5)
-    recv.close()
-    return cell
+    """Run one cell in a forked child (:mod:`.forked`): solves until they add up to ``cap``
+    seconds, killed past cap + one puzzle's budget after its warm-up (20 s at most)."""
+    got = solve_in_child(name, puzzles, seconds=puzzle_seconds, seed=0, cap=cap,
+                         warmup_grace=20.0)
+    capped = got.ended == "killed" or (got.ended == "cap" and len(got.times) < len(puzzles))
+    return Cell(name, set_name, len(puzzles), got.times, got.solved, got.calls, capped,
+                got.error)
 
 
 def _solvers() -> tuple[list[str], list[list]]:

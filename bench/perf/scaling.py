@@ -21,18 +21,14 @@ about ``cells ** k``.
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import statistics
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sudoku_compare import registry
-from sudoku_compare.bench.execute import warm
 from sudoku_compare.bench.perf import PerfTable
-from sudoku_compare.budget import Budget
+from sudoku_compare.bench.perf.forked import solve_in_child
 from sudoku_compare.problems.catalog import find_set_file
-from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.generator import generate_set
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import load_set
@@ -116,73 +112,16 @@ def growth_exponent(points: list[tuple[int, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in pts) / sxx
 
 
-def _worker(conn, name: str, puzzles: list[Puzzle], seconds: float) -> None:
-    """In the child: warm up, say so, then solve in order and send (seconds, verified)."""
-    try:
-        solver = registry.create(name)
-        warm(solver, puzzles[0])
-        conn.send(("ready",))
-        for p in puzzles:
-            start = time.perf_counter()
-            out = solver.solve(p, Budget(max_seconds=seconds), SEED)
-            dt = time.perf_counter() - start
-            ok = bool(out.claims_solved and out.grid is not None and is_solution(p, out.grid))
-            conn.send((dt, ok))
-    except Exception as exc:  # shown in the table, never fatal to the section
-        conn.send(("error", f"{type(exc).__name__}: {exc}".splitlines()[0][:120]))
-    conn.send(None)
-    conn.close()
-
-
 def measure(name: str, box: int, puzzles: list[Puzzle], settings: Settings) -> Cell:
-    """One (solver, size) cell in a forked child, killed once it overruns its cap (a solver
-    that ignores its deadline cannot stall the section)."""
+    """One (solver, size) cell in a forked child (:mod:`.forked`), killed once it overruns its
+    cap (a solver that ignores its deadline cannot stall the section)."""
     cell = Cell(name, box, len(puzzles))
     if box not in registry.get(name).cls.boxes:
         cell.skipped = "refused"
         return cell
-    ctx = mp.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_worker, args=(send, name, puzzles, settings.puzzle_seconds),
-                       daemon=True)
-    proc.start()
-    send.close()
-    ready = False
-    stop = time.perf_counter() + WARMUP_GRACE
-    last = time.perf_counter()
-    while True:
-        left = stop - time.perf_counter()
-        if left <= 0 or not recv.poll(left):
-            if ready:  # the puzzle it was stuck on counts, unsolved, with its time so far
-                cell.times.append(time.perf_counter() - last)
-                cell.solved.append(False)
-            cell.error = cell.error or ("killed at the cell's cap" if ready else
-                                        f"warm-up took over {WARMUP_GRACE:g} s")
-            break
-        try:
-            msg = recv.recv()
-        except EOFError:
-            cell.error = cell.error or "worker died"
-            break
-        if msg is None:
-            break
-        if msg[0] == "ready":
-            ready, last = True, time.perf_counter()
-            stop = last + settings.cell_seconds + settings.puzzle_seconds + 1.0
-            continue
-        if msg[0] == "error":
-            cell.error = msg[1]
-            continue
-        dt, ok = msg
-        last = time.perf_counter()
-        cell.times.append(dt)
-        cell.solved.append(ok)
-        if sum(cell.times) >= settings.cell_seconds:
-            break
-    if proc.is_alive():
-        proc.kill()
-    proc.join(5)
-    recv.close()
+    got = solve_in_child(name, puzzles, seconds=settings.puzzle_seconds, seed=SEED,
+                         cap=settings.cell_seconds, warmup_grace=WARMUP_GRACE)
+    cell.times, cell.solved, cell.error = got.times, got.solved, got.error
     return cell
 
 
