@@ -32,7 +32,9 @@ still open, in rounds, as racing procedures (F-race, irace) do:
    (``schedule_fraction``), measured by one pilot run per library in round 1 (one puzzle,
    20,000 evaluations, the seed's settings; pilot runs are never compared). The budget is one whole schedule when a library run of that
    length fits the per-run cap (the time box / 45), otherwise what the slowest library does
-   in the cap; the report then says what share of its schedule the library completed.
+   in the cap, rounded down to the 1-2-5 ladder (:func:`ladder_step`) so that the usual
+   spread of measured rates gives the same budget run after run; the report then says what
+   share of its schedule the library completed.
 
 The plan, the rounds, and why each pair stopped are recorded in the report; the verdicts
 open it and end the terminal output.
@@ -301,6 +303,16 @@ def _in_budget(run: dict, lane: Lane) -> bool:
         run.get("max_evaluations") == b.max_evaluations)
 
 
+def ladder_step(evaluations: float) -> int:
+    """The largest of 1,000, 2,000, 5,000, 10,000, 20,000, ... not above ``evaluations``
+    (1,000 at least). An equal-work budget sized from a measured rate lands on this ladder,
+    so two runs of ``compare`` whose rates differ by the usual tens of percent race the same
+    budget unless the rate crosses a step (rounded to two significant digits instead, it
+    changed at almost every run)."""
+    ladder = [m * 10 ** e for e in range(3, 16) for m in (1, 2, 5)]
+    return max([v for v in ladder if v <= evaluations], default=ladder[0])
+
+
 def size_equal_work(lane: Lane, runs: Sequence[dict], cap_seconds: float) -> None:
     """Set ``lane.budget`` from the libraries' equal-time runs (see the module docstring)."""
     schedules, rates = [], []
@@ -324,9 +336,9 @@ def size_equal_work(lane: Lane, runs: Sequence[dict], cap_seconds: float) -> Non
         evals = schedule
         lane.note = f"one whole library schedule ({schedule:,} evaluations)"
     else:
-        evals = max(1_000, int(float(f"{affordable:.2g}")))
+        evals = ladder_step(affordable)
         lane.note = (f"{evals:,} evaluations: what the slowest library does in {cap_seconds:g} s "
-                     f"here ({rate:,.0f} evaluations/s)" + (
+                     f"here ({rate:,.0f} evaluations/s), rounded down to the 1-2-5 ladder" + (
                          f"; a whole library schedule is {schedule:,} evaluations, about "
                          f"{schedule / rate:,.0f} s a run: give a larger --time-box to race it"
                          if schedule else "; no library reported the length of its schedule"))

@@ -184,3 +184,13 @@ def test_the_same_run_stored_twice_is_one_observation():
     runs.append({**_run("deap.ga", 0, False, 1.0, 20_000, 20_000), "seed": 7})  # a pilot's copy
     (v,) = vd.assess([pair], runs)
     assert (v.native_runs, v.library_runs) == (3, 3)
+
+
+def test_equal_work_budgets_land_on_the_1_2_5_ladder():
+    """Rates measured a few tens of percent apart give the same equal-work budget."""
+    from sudoku_compare.bench.compare import ladder_step
+
+    assert [ladder_step(x) for x in (0, 1_999, 2_000, 4_999, 5_000, 10_000)] == [
+        1_000, 1_000, 2_000, 2_000, 5_000, 10_000]
+    # genetic's library rate in the last report (13,268/s) and one 13 % faster, 2 s cap
+    assert {ladder_step(r * 2.0) for r in (13_268, 15_000)} == {20_000}
