@@ -62,8 +62,17 @@ from sudoku_compare.problems.sets import load_set, resolve_puzzles
 from .campaign import CampaignSpec, run_campaigns
 from .executor import LocalProcessExecutor
 from .reporting.report import write_report
-from .reporting.summary import FAMILY_ORDER, comparison_group
-from .reporting.verdicts import EQUAL_TIME, EQUAL_WORK, Pair, Verdict, assess, pairs_for, view_of
+from .reporting.summary import FAMILY_ORDER, REPORT_COLUMNS, comparison_group
+from .reporting.verdicts import (
+    EQUAL_TIME,
+    EQUAL_WORK,
+    Pair,
+    Run,
+    Verdict,
+    assess,
+    pairs_for,
+    view_of,
+)
 from .store import Store
 
 #: the shipped sets the default exact lane draws from (round-robin, so each round mixes them)
@@ -269,11 +278,11 @@ def _budget_text(b: Budget, view: str) -> str:
 
 
 # -- measuring what ran -----------------------------------------------------------------
-def _seconds(run: dict) -> float:
+def _seconds(run: Run) -> float:
     return float(run["elapsed_s"]) if run.get("elapsed_s") is not None else float(run["max_seconds"])
 
 
-def _cost_per_puzzle(lane: Lane, runs: Sequence[dict], workers: int) -> float | None:
+def _cost_per_puzzle(lane: Lane, runs: Sequence[Run], workers: int) -> float | None:
     """Wall seconds one more puzzle of ``lane`` costs on ``workers``, from its runs so far."""
     mine = [r for r in runs if r["solver"] in lane.active() and view_of(r) == lane.view
             and _in_budget(r, lane)]
@@ -297,7 +306,7 @@ def _cost_per_puzzle(lane: Lane, runs: Sequence[dict], workers: int) -> float | 
     return sum(statistics.fmean(v) + 0.02 for v in per_solver.values()) * lane.seeds / workers
 
 
-def _in_budget(run: dict, lane: Lane) -> bool:
+def _in_budget(run: Run, lane: Lane) -> bool:
     b = lane.budget
     return b is not None and float(run["max_seconds"]) == b.max_seconds and (
         run.get("max_evaluations") == b.max_evaluations)
@@ -313,7 +322,7 @@ def ladder_step(evaluations: float) -> int:
     return max([v for v in ladder if v <= evaluations], default=ladder[0])
 
 
-def size_equal_work(lane: Lane, runs: Sequence[dict], cap_seconds: float) -> None:
+def size_equal_work(lane: Lane, runs: Sequence[Run], cap_seconds: float) -> None:
     """Set ``lane.budget`` from the libraries' equal-time runs (see the module docstring)."""
     schedules, rates = [], []
     for r in runs:
@@ -346,7 +355,7 @@ def size_equal_work(lane: Lane, runs: Sequence[dict], cap_seconds: float) -> Non
     lane.budget = Budget(max_seconds=round(guard, 1), max_evaluations=evals)
 
 
-def _early_stops(p: RacePlan, lane: Lane, runs: Sequence[dict]) -> None:
+def _early_stops(p: RacePlan, lane: Lane, runs: Sequence[Run]) -> None:
     """After a lane's first round: drop deterministic solvers that solved nothing, and stop
     pairs in which neither side solved anything."""
     mine = [r for r in runs if view_of(r) == lane.view and _in_budget(r, lane)]
@@ -432,11 +441,11 @@ def _pilot_specs(p: RacePlan, campaign_seed: int, command: str | None) -> list[C
     return out
 
 
-def _stored(db: str | Path) -> list[dict]:
+def _stored(db: str | Path) -> list[Run]:
     if not Path(db).exists():
         return []
     with Store(db, readonly=True) as store:
-        return store.runs()
+        return store.read_only_runs(REPORT_COLUMNS)
 
 
 def _open_solvers(p: RacePlan, lane: Lane) -> list[str]:
@@ -456,7 +465,7 @@ def _open_counterpart(p: RacePlan, lane: Lane) -> bool:
                for pair in p.pairs)
 
 
-def _round_specs(p: RacePlan, rnd: int, runs: Sequence[dict], left: float, campaign_seed: int,
+def _round_specs(p: RacePlan, rnd: int, runs: Sequence[Run], left: float, campaign_seed: int,
                  command: str | None) -> list[tuple[Lane, CampaignSpec]]:
     """This round's campaign per open lane, each sized to its share of the time left."""
     lanes = [lane for lane in p.lanes if not lane.stopped and lane.budget is not None

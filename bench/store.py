@@ -35,7 +35,7 @@ import errno
 import json
 import os
 import sqlite3
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +160,38 @@ class _SharedDecoder:
             else:
                 d[col] = json.loads(raw)
         return d
+
+
+class StoredRun(Mapping[str, Any]):
+    """One stored run, read-only: its values in a tuple, the column names shared by every
+    row of the read. It reads like the dict :meth:`Store.runs` returns (``run["solver"]``,
+    ``run.get("trace")``, ``dict(run)``) at the memory of a tuple; a column the read did not
+    select reads as missing."""
+
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index: dict[str, int], values: tuple[Any, ...]) -> None:
+        self._index = index
+        self._values = values
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[self._index[key]]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        i = self._index.get(key)
+        return default if i is None else self._values[i]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __repr__(self) -> str:
+        return f"StoredRun({dict(self)!r})"
 
 
 class StoreBusyError(InputError):
@@ -543,7 +575,22 @@ class Store:
         """Every run as a dict, JSON columns decoded: all of them, those stored under
         ``campaign_id``, or those campaign ``planned_by`` planned (a run two campaigns
         share is stored once, under the first)."""
-        q = "SELECT * FROM runs"
+        return list(self.iter_runs(campaign_id, planned_by=planned_by))
+
+    def iter_runs(self, campaign_id: str | None = None, *, planned_by: str | None = None,
+                  columns: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+        """The rows of :meth:`runs` one at a time, as SQLite reads them, in the same order;
+        with ``columns``, only those (the ones this store has; an older store may lack
+        some). A CSV export holds only the row in hand; a report keeps only what it reads."""
+        if columns is None:
+            select = "*"
+        else:
+            present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
+            unknown = sorted(set(columns) - set(RUN_COLUMNS))
+            if unknown:
+                raise ValueError(f"not run columns: {', '.join(unknown)}")
+            select = ", ".join(c for c in columns if c in present)
+        q = f"SELECT {select} FROM runs"
         args: tuple = ()
         if campaign_id:
             q += " WHERE campaign_id = ?"
@@ -552,9 +599,20 @@ class Store:
             q += " WHERE run_id IN (SELECT run_id FROM campaign_runs WHERE campaign_id = ?)"
             args = (planned_by,)
         decode = _SharedDecoder()
-        return [decode(dict(r)) for r in
-                self.conn.execute(q + " ORDER BY solver, puzzle_set, puzzle_index, seed_index",
-                                  args)]
+        for r in self.conn.execute(q + " ORDER BY solver, puzzle_set, puzzle_index, seed_index",
+                                   args):
+            yield decode(dict(r))
+
+    def read_only_runs(self, columns: Sequence[str]) -> list[StoredRun]:
+        """Every run's ``columns`` as a compact read-only :class:`StoredRun` (what a report
+        reads: about a fifth of a decoded dict's memory)."""
+        index: dict[str, int] = {}
+        out: list[StoredRun] = []
+        for d in self.iter_runs(columns=columns):
+            if not index:
+                index.update({c: i for i, c in enumerate(columns)})
+            out.append(StoredRun(index, tuple(d.get(c) for c in columns)))
+        return out
 
     def to_run(self, campaign_ids: Sequence[str], again: Collection[str] = ()) -> int:
         """How many distinct runs the campaigns plan that are not stored yet, or are stored

@@ -415,3 +415,32 @@ def test_the_report_says_where_the_same_seeds_cannot_give_the_same_table():
     counted = " ".join(reproducibility_note([{"max_seconds": 1.0, "max_evaluations": 500}]))
     assert "Runs stopped by the clock are not" in clock
     assert "Runs stopped by the clock" not in counted and "Reproducibility" in counted
+
+
+def test_a_report_reads_compact_rows_of_its_columns_and_csv_streams_every_column(tmp_path):
+    """load_db keeps only the columns reports read, as read-only rows that read like the
+    store's dicts; runs.csv still has every stored column of every run."""
+    import csv
+
+    from sudoku_compare.bench.reporting.report import build_summary, write_csv
+    from sudoku_compare.bench.reporting.summary import REPORT_COLUMNS, load_db
+    from sudoku_compare.bench.store import RUN_COLUMNS, StoredRun
+
+    db = make_db(tmp_path / "f.db")
+    runs, _ = load_db(db)
+    with Store(db, readonly=True) as store:
+        full = store.runs()
+        with pytest.raises(ValueError, match="not run columns: nope"):
+            next(store.iter_runs(columns=["solver", "nope"]))
+    assert len(runs) == len(full) == len(RUNS)
+    for compact, whole in zip(runs, full, strict=True):
+        assert isinstance(compact, StoredRun) and list(compact) == list(REPORT_COLUMNS)
+        assert dict(compact) == {c: whole[c] for c in REPORT_COLUMNS}
+        assert compact.get("run_id") is None and "run_id" not in compact
+        with pytest.raises(KeyError):
+            compact["error"]
+    paths = write_csv(db, build_summary(db, figures=False), tmp_path / "csv")
+    with paths[0].open(newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == list(RUN_COLUMNS) and len(rows) == len(RUNS) + 1
+    assert [r[RUN_COLUMNS.index("run_id")] for r in rows[1:]] == [r["run_id"] for r in full]

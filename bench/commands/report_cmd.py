@@ -57,9 +57,8 @@ def run(args: argparse.Namespace) -> int:
             Path(json_file).write_text(to_json(summary), encoding="utf-8")
         if args.csv:
             from sudoku_compare.bench.reporting.report import write_csv
-            from sudoku_compare.bench.reporting.summary import load_db
 
-            write_csv(load_db(args.db)[0], summary, args.csv)
+            write_csv(args.db, summary, args.csv)
     if args.json == "-":
         sys.stdout.write(to_json(summary))
     _say_retries(args.db)

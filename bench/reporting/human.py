@@ -16,7 +16,7 @@ deterministic, so one seed per puzzle is the whole story.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -34,7 +34,7 @@ COMMANDS = tuple(
     f"--max-seconds {MAX_SECONDS} --workers 1 --db human.db" for s in SETS
 ) + ("python -m sudoku_compare.bench.reporting.human --db human.db --out reports/human.md",)
 
-Run = dict[str, Any]
+Run = Mapping[str, Any]
 
 
 def _techniques(run: Run) -> list[str]:

@@ -15,7 +15,7 @@ not break down.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -38,7 +38,7 @@ COMMANDS = tuple(
 ) + ("python -m sudoku_compare.bench.reporting.probabilistic --db bp.db "
      "--out reports/probabilistic.md",)
 
-Run = dict[str, Any]
+Run = Mapping[str, Any]
 
 
 def _counter(run: Run, name: str) -> int:

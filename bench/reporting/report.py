@@ -11,14 +11,23 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from sudoku_compare.bench.store import JSON_COLUMNS, RUN_COLUMNS
+from sudoku_compare.bench.store import JSON_COLUMNS, RUN_COLUMNS, Store
 
 from . import markdown
 from .comparisons import compare_all
 from .figures import write_figures
 from .parameter_effect import parameter_effects
 from .seed_view import seed_view
-from .summary import ReportSummary, Run, family_tables, known_spec, load_db, metadata, uniqueness
+from .summary import (
+    ReportSummary,
+    Run,
+    family_tables,
+    known_spec,
+    load_campaigns,
+    load_db,
+    metadata,
+    uniqueness,
+)
 from .verdicts import Verdict, assess, pairs_for
 
 #: the level of a plain report's verdicts: one look at the data, Holm over every line
@@ -48,8 +57,10 @@ def build_summary(db: str | Path, out: str | Path | None = None, *,
     ``verdicts`` are those of a caller that tested the runs itself (``compare`` tests after
     every round at a per-look level); by default they are computed here, one look.
     """
-    db_runs, campaigns = load_db(db)
-    runs = db_runs if runs is None else runs
+    if runs is None:
+        runs, campaigns = load_db(db)
+    else:  # the caller's rows: read only the campaigns, not every run a second time
+        campaigns = load_campaigns(db)
     return summarize(runs, campaigns, out, db_label=db_label or str(db),
                      report_command=report_command or f"sudoku-compare report --db {db}",
                      figures=figures, verdicts=verdicts, verdict_level=verdict_level)
@@ -77,15 +88,16 @@ def summarize(runs: list[Run], campaigns: list[dict] | None = None,
                          parameter_effects=parameter_effects(runs))
 
 
-def write_csv(runs: list[Run], summary: ReportSummary, csv_dir: str | Path) -> list[Path]:
-    """``runs.csv`` (every stored column, JSON columns as JSON) and ``summary.csv``."""
+def write_csv(db: str | Path, summary: ReportSummary, csv_dir: str | Path) -> list[Path]:
+    """``runs.csv`` (every stored column, JSON columns as JSON, streamed from the store one
+    row at a time) and ``summary.csv``."""
     d = Path(csv_dir)
     d.mkdir(parents=True, exist_ok=True)
     runs_path = d / "runs.csv"
-    with runs_path.open("w", newline="") as fh:
+    with Store(db, readonly=True) as store, runs_path.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(RUN_COLUMNS)
-        for r in runs:
+        for r in store.iter_runs():
             w.writerow([json.dumps(r.get(c), sort_keys=True) if c in JSON_COLUMNS
                         and r.get(c) is not None else r.get(c) for c in RUN_COLUMNS])
     summary_path = d / "summary.csv"
@@ -110,14 +122,13 @@ def write_report(db: str | Path, out: str | Path, *, report_command: str = "",
     """Write ``out`` (markdown) and its figures; optionally the JSON summary and the CSVs."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    runs, _ = load_db(db)
-    summary = build_summary(db, out, report_command=report_command, runs=runs,
-                            db_label=db_label, verdicts=verdicts, verdict_level=verdict_level)
+    summary = build_summary(db, out, report_command=report_command, db_label=db_label,
+                            verdicts=verdicts, verdict_level=verdict_level)
     out.write_text(markdown.render(summary, title=title, preamble=preamble), encoding="utf-8")
     if json_path is not None:
         Path(json_path).write_text(to_json(summary), encoding="utf-8")
     if csv_dir is not None:
-        write_csv(runs, summary, csv_dir)
+        write_csv(db, summary, csv_dir)
     return summary
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -41,7 +41,7 @@ EQUIVALENCE_MARGIN = 1.25
 #: both fail everywhere are tied by their penalties, which is no evidence of equal speed
 MIN_INFORMATIVE = 6
 
-Run = dict[str, Any]
+Run = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
