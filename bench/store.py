@@ -210,6 +210,13 @@ RUN_COLUMNS = (
     "extra", "versions", "grid", "violations", "error", "finished_at", "stop_reason",
     "schedule_fraction", "attempt", "memory_mb",
 )
+
+#: (column, stored as JSON) in table order, and the insert of a first attempt: built once,
+#: not per stored run
+_COLUMN_KINDS = tuple((c, c in JSON_COLUMNS) for c in RUN_COLUMNS)
+_INSERT_NEW = (f"INSERT OR IGNORE INTO runs ({', '.join(RUN_COLUMNS)}) "
+               f"VALUES ({', '.join('?' for _ in RUN_COLUMNS)})")
+
 #: columns added after version 1, with their SQL types: an older store gains them on open
 ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL")),
                  3: (("attempt", "INTEGER DEFAULT 1"), ("memory_mb", "INTEGER"))}
@@ -502,12 +509,11 @@ class Store:
         try:
             with self.conn:  # one transaction: commit, or roll back on any error
                 for row, retry in rows:
-                    values = [_json_text(v) if col in JSON_COLUMNS else v
-                              for col, v in ((c, row.get(c)) for c in RUN_COLUMNS)]
+                    values = [_json_text(row.get(c)) if is_json else row.get(c)
+                              for c, is_json in _COLUMN_KINDS]
                     if not retry:
                         values[at] = 1
-                        cur = self.conn.execute(
-                            f"INSERT OR IGNORE INTO runs ({cols}) VALUES ({marks})", values)
+                        cur = self.conn.execute(_INSERT_NEW, values)
                         if cur.rowcount:
                             attempts.append(1)
                             continue

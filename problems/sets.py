@@ -73,6 +73,9 @@ class PuzzleRef:
         if len(selectors) == 1:
             return cls(text, base, index=_parse_index(selectors[0], text, open_ok=False))
         start, stop = (_parse_index(s, text, open_ok=True) for s in selectors)
+        first = 0 if start is None else start
+        if stop is not None and first >= 0 and 0 <= stop <= first:
+            raise InputError(f"{text}: empty slice (start {first} is not before stop {stop})")
         return cls(text, base, start=start, stop=stop, sliced=True)
 
     def puzzles(self) -> list[Puzzle]:

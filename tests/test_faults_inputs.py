@@ -221,6 +221,8 @@ def test_parsing_time_scales_linearly(layout):
     ("easy51:" + "9" * 5000, "out of range"),
     ("easy51:x:y", "is not an index"),
     ("", "empty puzzle reference"),
+    ("easy51:5:2", "start 5 is not before stop 2"),
+    ("easy51::0", "start 0 is not before stop 0"),
 ])
 def test_bad_puzzle_reference_exits_2(capsys, ref, reason):
     for argv in (["puzzles", "show", ref], ["solve", "native.bitmask", ref]):
@@ -395,3 +397,62 @@ def test_fetch_refuses_a_declared_oversized_body(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(fetch_module, "MAX_SET_BYTES", 100_000)
     code, _, err = run_cli(capsys, "puzzles", "fetch", "top95", "--base-url", big.parent.as_uri())
     assert_refused(code, err, "162000 bytes", "nothing cached")
+
+
+# -- output paths: refused in one line before the work, or when the write itself fails -----
+
+def _report_db(tmp_path: Path) -> Path:
+    from sudoku_compare.bench.store import Store
+
+    db = tmp_path / "one.db"
+    with Store(db) as store:
+        store.add_campaign("c", "2026-12-06T00:00:00", "x", {}, {}, 1)
+        store.add_run({"run_id": "r", "campaign_id": "c", "solver": "native.bitmask",
+                       "family": "exact", "origin": "native", "encoding": "grid",
+                       "params": {}, "puzzle_set": "s", "puzzle_index": 0, "puzzle": EASY0,
+                       "seed": 1, "seed_index": 0, "max_seconds": 1.0,
+                       "max_evaluations": None, "status": "solved", "elapsed_s": 0.001,
+                       "evaluations": 0, "iterations": 1, "restarts": 0, "best_energy": None,
+                       "counters": {}, "trace": [], "extra": {}, "versions": {},
+                       "grid": SOL0, "violations": [], "error": None,
+                       "finished_at": "2026-12-06T00:00:01", "stop_reason": "target"})
+    return db
+
+
+def test_report_outputs_that_cannot_be_written_exit_2_before_writing(tmp_path, capsys):
+    db = _report_db(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    out = tmp_path / "r.md"
+    for argv, needle in (
+            (["--out", str(tmp_path)], "is a directory, not a file"),
+            (["--out", str(blocker / "r.md")], "is not a directory"),
+            (["--json", str(blocker / "s.json")], "is not a directory"),
+            (["--out", str(out), "--csv", str(blocker)], "exists and is not a directory")):
+        code, _, err = run_cli(capsys, "report", "--db", str(db), *argv)
+        assert_refused(code, err, argv[-2], needle)
+        assert not out.exists()  # refused before the report was written
+
+
+def test_a_failing_write_is_one_line_naming_the_option(tmp_path, capsys, monkeypatch):
+    """What a pre-check cannot see (a place that refuses files) fails in the write itself."""
+    db = _report_db(tmp_path)
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    code, _, err = run_cli(capsys, "report", "--db", str(db), "--json", str(tmp_path / "s.json"))
+    assert_refused(code, err, "--json", "s.json", "cannot write (Permission denied)")
+
+
+def test_generate_and_compare_refuse_an_unwritable_out_at_once(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    for argv in (["puzzles", "generate", "--out", str(blocker / "p.txt")],
+                 ["compare", "--out", str(blocker / "c.md")],
+                 ["perf", "--section", "batch", "--out", str(blocker / "p.md")]):
+        t = time.perf_counter()
+        code, _, err = run_cli(capsys, *argv)
+        assert_refused(code, err, "--out", "is not a directory")
+        assert time.perf_counter() - t < 5  # before any work

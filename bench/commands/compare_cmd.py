@@ -14,6 +14,8 @@ import sys
 
 from sudoku_compare.problems.errors import InputError
 
+from .outputs import checked_file
+
 #: bench.compare's default, repeated here so that building the CLI does not import it
 DEFAULT_TIME_BOX = 90.0
 
@@ -59,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--time-box {args.time_box}: must be a finite positive number")
     if args.workers < 1:
         raise InputError(f"--workers {args.workers}: must be at least 1")
+    checked_file(args.out, "--out")
     # imported when the command runs, not when the CLI starts: it pulls in the report
     # writer (scipy, matplotlib: about a second), which `sudoku-compare solve` never needs
     from sudoku_compare.bench.compare import compare, compare_command

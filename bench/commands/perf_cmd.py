@@ -14,6 +14,8 @@ from pathlib import Path
 from sudoku_compare.bench import perf
 from sudoku_compare.problems.errors import InputError
 
+from .outputs import checked_file, writing
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("perf", help="the project's own benchmark (ratios within one run)")
@@ -86,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"perf section(s) {', '.join(fixed)} run their own puzzles; "
                              "--puzzles goes with: "
                              + ", ".join(n for n, m in found.items() if _takes_puzzles(m)))
+    checked_file(args.out, "--out")
     stamp = (f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}\n"
              f"- machine: {_machine()}, python {platform.python_version()}\n"
              f"- command: `sudoku-compare {' '.join(sys.argv[1:])}`\n")
@@ -121,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         head = ("# sudoku-compare perf\n\nMade by `sudoku-compare perf` (each section says when, "
                 "where and with which command it ran; rerunning one section with `--section` "
                 "replaces only that section).\n\n")
-        out_path.parent.mkdir(parents=True, exist_ok=True)
-        out_path.write_text(head + "\n".join(b.rstrip("\n") + "\n" for b in blocks if b))
+        with writing("--out"):
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            out_path.write_text(head + "\n".join(b.rstrip("\n") + "\n" for b in blocks if b))
     return 0

@@ -18,6 +18,8 @@ from sudoku_compare.problems.formatting import format_boxed, format_line
 from sudoku_compare.problems.rating import BANDS, rate
 from sudoku_compare.problems.sets import load_set, resolve_puzzles
 
+from .outputs import checked_file, writing
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("puzzles", help="list, show, generate and fetch puzzle sets")
@@ -132,6 +134,7 @@ def run_generate(args: argparse.Namespace) -> int:
     n_cells = args.box ** 4
     if args.clues is not None and not 0 <= args.clues <= n_cells:
         raise InputError(f"--clues must be between 0 and {n_cells}")
+    checked_file(args.out, "--out")
     from sudoku_compare.problems.generator import generate_set, set_text
 
     rated = generate_set(args.box, args.count, args.seed, args.clues, args.band)
@@ -140,7 +143,8 @@ def run_generate(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        args.out.write_bytes(text.encode("utf-8"))
+        with writing("--out"):
+            args.out.write_bytes(text.encode("utf-8"))
         print(f"wrote {len(rated)} puzzles to {args.out}", file=sys.stderr)
     return 0
 

@@ -11,6 +11,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from .outputs import checked_dir, checked_file, writing
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="write a markdown report (with SVG figures) of a campaign",
@@ -46,19 +48,23 @@ def run(args: argparse.Namespace) -> int:
         _say_retries(args.db)
         return 0
     json_file = None if args.json in (None, "-") else args.json
-    if args.out:
-        summary = write_report(args.db, args.out, report_command=command_line(args),
-                               title=args.title, json_path=json_file, csv_dir=args.csv)
-        print(f"wrote {args.out} ({len(summary.figures)} figures in "
-              f"{Path(args.out).stem}_figures/)", file=sys.stderr)
-    else:
-        summary = build_summary(args.db, None, report_command=command_line(args))
-        if json_file:
-            Path(json_file).write_text(to_json(summary), encoding="utf-8")
-        if args.csv:
-            from sudoku_compare.bench.reporting.report import write_csv
+    checked_file(args.out, "--out")
+    checked_file(json_file, "--json")
+    checked_dir(args.csv, "--csv")
+    with writing("--out/--json/--csv"):
+        if args.out:
+            summary = write_report(args.db, args.out, report_command=command_line(args),
+                                   title=args.title, json_path=json_file, csv_dir=args.csv)
+            print(f"wrote {args.out} ({len(summary.figures)} figures in "
+                  f"{Path(args.out).stem}_figures/)", file=sys.stderr)
+        else:
+            summary = build_summary(args.db, None, report_command=command_line(args))
+            if json_file:
+                Path(json_file).write_text(to_json(summary), encoding="utf-8")
+            if args.csv:
+                from sudoku_compare.bench.reporting.report import write_csv
 
-            write_csv(args.db, summary, args.csv)
+                write_csv(args.db, summary, args.csv)
     if args.json == "-":
         sys.stdout.write(to_json(summary))
     _say_retries(args.db)
