@@ -20,8 +20,11 @@ from .runner import DEFAULT_MEMORY_MB, Task, run_isolated
 from .sweeps import expand_solvers
 
 
-def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None):
+def _prepare(solver: str, puzzle: str | Puzzle, params: list[str] | dict[str, Any] | None,
+             seed: int = 0):
     """The spec, the puzzle and typed parameter overrides; bad input raises ``InputError``."""
+    if seed < 0:
+        raise InputError(f"seed {seed}: must be 0 or more (numpy seeds are unsigned)")
     spec = registry.get(solver)
     ok, reason = spec.availability()
     if not ok:
@@ -38,7 +41,7 @@ def solve(solver: str, puzzle: str | Puzzle, budget: Budget | None = None, seed:
     Returns the verified :class:`Outcome` and the puzzle. (Isolated runs with a hard
     deadline are the campaign runner's job.)
     """
-    spec, pz, overrides = _prepare(solver, puzzle, params)
+    spec, pz, overrides = _prepare(solver, puzzle, params, seed)
     outcome = execute(spec, spec.create(**overrides), pz, budget or Budget(), seed,
                       warmed=_WARMED)
     return verify(pz, outcome), pz
@@ -54,7 +57,7 @@ def solve_isolated(solver: str, puzzle: str | Puzzle, budget: Budget | None = No
                    params: list[str] | dict[str, Any] | None = None,
                    memory_mb: int | None = None) -> tuple[Outcome, Puzzle]:
     """Like :func:`solve`, but in a fresh worker process with a hard deadline and memory cap."""
-    spec, pz, overrides = _prepare(solver, puzzle, params)
+    spec, pz, overrides = _prepare(solver, puzzle, params, seed)
     spec.create(**overrides)  # a bad value fails here, not in the worker
     task = Task(solver, pz.to_line(), budget or Budget(), seed, dict(overrides))
     return run_isolated(task, memory_mb=memory_mb or DEFAULT_MEMORY_MB), pz

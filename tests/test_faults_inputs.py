@@ -456,3 +456,20 @@ def test_generate_and_compare_refuse_an_unwritable_out_at_once(tmp_path, capsys)
         code, _, err = run_cli(capsys, *argv)
         assert_refused(code, err, "--out", "is not a directory")
         assert time.perf_counter() - t < 5  # before any work
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--seed", "-1"], "--seed -1: must be 0 or more"),
+    (["--max-evals", "0"], "--max-evals 0: must be at least 1"),
+    (["--max-seconds", "nan"], "--max-seconds nan"),
+])
+def test_solve_refuses_a_bad_seed_or_budget_naming_the_option(capsys, argv, needle):
+    code, _, err = run_cli(capsys, "solve", "native.sa", EASY0, *argv)
+    assert_refused(code, err, needle)
+
+
+def test_api_solve_refuses_a_negative_seed():
+    from sudoku_compare.bench import api
+
+    with pytest.raises(InputError, match="seed -3: must be 0 or more"):
+        api.solve("native.sa", EASY0, seed=-3)

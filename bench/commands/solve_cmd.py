@@ -49,10 +49,14 @@ def stdout_to_stderr() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.seed < 0:
+        raise InputError(f"--seed {args.seed}: must be 0 or more (numpy seeds are unsigned)")
+    if args.max_evals is not None and args.max_evals < 1:
+        raise InputError(f"--max-evals {args.max_evals}: must be at least 1")
     try:
         budget = Budget(args.max_seconds, args.max_evals)
     except ValueError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(f"--max-seconds {args.max_seconds}: {exc}") from None
     run_one = solve_isolated if args.isolated else solve
     if args.json:
         with stdout_to_stderr():
