@@ -51,6 +51,13 @@ class PsoParams:
     c2: float = 2.05
     w: float = 0.4
 
+    def __post_init__(self) -> None:
+        # mealpy's own ranges (it checks them when the optimizer is built, inside a run)
+        if not 1 <= self.epoch <= 100_000 or not 5 <= self.pop_size <= 10_000:
+            raise ValueError("1 <= epoch <= 100000 and 5 <= pop_size <= 10000 (mealpy's ranges)")
+        if not (0 < self.c1 < 5 and 0 < self.c2 < 5 and 0 < self.w < 1):
+            raise ValueError("0 < c1, c2 < 5 and 0 < w < 1 (mealpy's ranges)")
+
 
 @register
 class MealpyPso(Solver):

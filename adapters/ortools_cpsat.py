@@ -42,6 +42,11 @@ class CpSatParams:
     #: CP-SAT's search log, routed to a Python callback that drops it (never to fd 1)
     log_search_progress: bool = False
 
+    def __post_init__(self) -> None:
+        # 0 is CP-SAT's "as many as the machine has"; its parameter is a 32-bit int
+        if not 0 <= self.num_workers <= 1024:
+            raise ValueError("0 <= num_workers <= 1024 (0: CP-SAT picks from the CPU count)")
+
 
 def build_model(puzzle: Puzzle):
     """CP model: one int var per cell, givens fixed, AllDifferent per row/column/box."""

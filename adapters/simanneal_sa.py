@@ -36,6 +36,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -63,12 +64,18 @@ class SimannealParams:
     t_min: float = 0.001
     #: new starts after an unsolved schedule (native.sa's; -1: until the budget is spent)
     max_restarts: int = 5
-    #: simanneal's state copy: 'method' (ndarray.copy) or 'deepcopy' (its default, slow)
-    copy_strategy: str = "method"
+    #: simanneal's state copy: 'method' (ndarray.copy) or 'deepcopy' (its default, slow);
+    #: its 'slice' would alias a numpy state, not copy it
+    copy_strategy: Literal["method", "deepcopy"] = "method"
 
     def __post_init__(self) -> None:
         if self.max_restarts < -1:
             raise ValueError("max_restarts >= -1 (-1: restart until the budget is spent)")
+        # the schedule's length is log(t_min / t0) / log(alpha): native.sa's own ranges
+        if not (0 < self.alpha < 1 and 0 < self.t_min < self.t0):
+            raise ValueError("need 0 < alpha < 1 and 0 < t_min < t0")
+        if self.iterations_per_temperature < 1:
+            raise ValueError("iterations_per_temperature >= 1")
 
 
 def schedule_steps(p: SimannealParams) -> int:

@@ -2,7 +2,8 @@
 
 ``api.solve`` (a notebook user, ``sudoku-compare solve``) and the campaign worker both
 call :func:`execute`, so a run measured in a notebook and a run stored by a campaign
-go through the same steps: warm-up outside the clock, a crash recorded as ``error``
+go through the same steps: warm-up outside the clock, a crash (of the warm-up too)
+recorded as ``error``
 (never a traceback), a ``MemoryError`` as ``memout``, versions stamped. Verification
 is the caller's: the worker sends the outcome to the driver, which verifies it there.
 """
@@ -58,7 +59,15 @@ def execute(spec: SolverSpec, solver: Solver, puzzle: Puzzle, budget: Budget, se
     ``on_start`` is called just before the clock starts (the worker tells its driver
     then, so the hard deadline starts at the solve and not at the warm-up).
     """
-    warm(solver, puzzle, warmed)
+    try:
+        warm(solver, puzzle, warmed)
+    except MemoryError:
+        return Outcome(status=Status.MEMOUT, error="MemoryError in the warm-up",
+                       stop_reason=StopReason.ERROR, versions=versions_of(spec))
+    except Exception as exc:  # a warm-up crash is the run's recorded error, not a traceback
+        return Outcome(status=Status.ERROR, stop_reason=StopReason.ERROR,
+                       error=f"warm-up: {type(exc).__name__}: {exc}"[:2000],
+                       versions=versions_of(spec))
     versions = versions_of(spec)
     if on_start is not None:
         on_start()

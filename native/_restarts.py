@@ -50,6 +50,21 @@ NO_ENERGY = 1 << 60
 UNLIMITED = -1
 #: start states drawn at a time when restarts are unlimited
 RESTART_BATCH = 8
+#: at most this many start states drawn at once when restarts are bounded: every bounded
+#: schedule up to it draws all its starts first, as it always has (the seed-equality tests
+#: pin that order); ``max_restarts=10**12`` drew a trillion grids before the first run
+MAX_BOUNDED_BATCH = 1024
+#: the largest population (GA) or swarm a native solver accepts: 10**5 grids of 25x25 are
+#: 500 MB; a larger one cannot fit a worker's memory cap and only fails slowly
+MAX_POPULATION = 100_000
+
+
+def check_population(**sizes: int) -> None:
+    """ValueError naming the first size above :data:`MAX_POPULATION`."""
+    for name, size in sizes.items():
+        if size > MAX_POPULATION:
+            raise ValueError(f"{name} <= {MAX_POPULATION:,} (got {size:,}): a population "
+                             "that large does not fit a worker's memory")
 
 
 class Progress(NamedTuple):
@@ -137,12 +152,14 @@ class Restarts:
         """``(start state, moves' generator state)`` for each run of :meth:`runs`.
 
         Start states are drawn by ``draw`` in batches (all of them at once when restarts
-        are bounded, :data:`RESTART_BATCH` at a time otherwise), and the kernel's SplitMix
+        are bounded, up to :data:`MAX_BOUNDED_BATCH`; :data:`RESTART_BATCH` at a time
+        otherwise), and the kernel's SplitMix
         state is drawn from ``rng`` once, after the first batch: that order of draws, hence
         every result, is the one the seed-equality tests pin, and two solvers that draw their
         starts alike (native.sa, native.tabu) begin from the same start state.
         """
-        batch = RESTART_BATCH if self.max_restarts == UNLIMITED else self.max_restarts + 1
+        batch = (RESTART_BATCH if self.max_restarts == UNLIMITED
+                 else min(self.max_restarts + 1, MAX_BOUNDED_BATCH))
         drawn: list[np.ndarray] = []
         rng_state = None
         for _ in self.runs():

@@ -54,7 +54,14 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, keep_best, resume
+from sudoku_compare.native._restarts import (
+    NO_ENERGY,
+    Progress,
+    Restarts,
+    check_population,
+    keep_best,
+    resume,
+)
 from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
@@ -90,6 +97,7 @@ class GaSchedule:
     def __post_init__(self) -> None:
         if self.population < 2 or self.max_generations < 1 or self.stagnation < 1:
             raise ValueError("population >= 2, max_generations >= 1, stagnation >= 1")
+        check_population(population=self.population)
         if self.max_restarts < -1:
             raise ValueError("max_restarts >= -1 (-1: restart until a budget is spent)")
         if not (0 <= self.crossover_probability <= 1 and 0 <= self.mutation_probability <= 1):

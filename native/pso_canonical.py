@@ -32,7 +32,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
-from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts
+from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, check_population
 from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import integer_cells as ic
@@ -65,6 +65,7 @@ class CanonicalPsoParams:
     def __post_init__(self) -> None:
         if self.swarm_size < 1 or self.max_iterations < 1 or self.max_restarts < -1:
             raise ValueError("swarm_size >= 1, max_iterations >= 1, max_restarts >= -1")
+        check_population(swarm_size=self.swarm_size)
 
 
 @register

@@ -52,6 +52,7 @@ import numpy as np
 
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
+from sudoku_compare.native._restarts import check_population
 from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.array_copy import copy1d
@@ -82,6 +83,7 @@ class RandomKeysPsoParams:
     def __post_init__(self) -> None:
         if self.epoch < 1 or self.pop_size < 1:
             raise ValueError("epoch >= 1 and pop_size >= 1")
+        check_population(pop_size=self.pop_size)
         if not (0 < self.w < 1 and 0 < self.c1 < 5 and 0 < self.c2 < 5):
             raise ValueError("need 0 < w < 1 and 0 < c1, c2 < 5 (mealpy's ranges)")
 

@@ -46,7 +46,7 @@ import numpy as np
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._plateau import plateau_walk
-from sudoku_compare.native._restarts import Progress, Restarts, keep_best, resume
+from sudoku_compare.native._restarts import Progress, Restarts, check_population, keep_best, resume
 from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
@@ -97,6 +97,7 @@ class SwapPsoParams:
     def __post_init__(self) -> None:
         if self.swarm_size < 1 or self.max_iterations < 1 or self.max_restarts < -1:
             raise ValueError("swarm_size >= 1, max_iterations >= 1, max_restarts >= -1")
+        check_population(swarm_size=self.swarm_size)
         if self.c1 < 0 or self.c2 < 0 or self.memetic_every < 0 or self.velocity_cap < 1:
             raise ValueError("c1, c2, memetic_every >= 0 and velocity_cap >= 1")
         if self.kicks < 0 or self.kick_size < 1:

@@ -41,7 +41,7 @@ import numpy as np
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._plateau import plateau_walk
-from sudoku_compare.native._restarts import Progress, Restarts, keep_best, resume
+from sudoku_compare.native._restarts import Progress, Restarts, check_population, keep_best, resume
 from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import box_permutation as bp
@@ -85,6 +85,9 @@ class SwarmParams:
     kick_after: int = 2000
 
     def __post_init__(self) -> None:
+        check_population(organisms=self.organisms)
+        if not 0 < self.worker_ratio < 1:
+            raise ValueError("0 < worker_ratio < 1 (workers and explorers are both needed)")
         workers = int(self.organisms * self.worker_ratio)
         if not (1 <= workers < self.organisms):
             raise ValueError("need at least one worker and one explorer")

@@ -9,12 +9,17 @@ are registered as the same class with other parameter defaults, not as subclasse
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.metadata
 import importlib.util
+import math
+import numbers
 import types
 import typing
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+import numpy as np
 
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.puzzle import Puzzle
@@ -58,6 +63,9 @@ class Solver:
     runs_per_worker: ClassVar[int | None] = None
 
     def __init__(self, params: Any = None, **overrides: Any) -> None:
+        if params is not None:
+            check_values(type(params), {f.name: getattr(params, f.name) for f in fields(params)})
+        check_values(self.Params, overrides)
         base = params if params is not None else self.Params()
         self.params = dataclasses.replace(base, **overrides) if overrides else base
 
@@ -149,10 +157,45 @@ def param_type(hint: Any) -> ParamType | None:
     return None
 
 
+@functools.cache
 def parameter_types(params_cls: type) -> dict[str, ParamType | None]:
-    """Each field's :class:`ParamType`, from ``typing.get_type_hints`` (strings resolved)."""
+    """Each field's :class:`ParamType`, from ``typing.get_type_hints`` (strings resolved);
+    computed once per class (a solver is built per run). Treat the dict as read-only."""
     hints = typing.get_type_hints(params_cls)
     return {f.name: param_type(hints[f.name]) for f in fields(params_cls)}
+
+
+def check_values(params_cls: type, values: dict[str, Any]) -> None:
+    """Refuse a value its field's type rules out, before the Params is built: a choice not
+    among a ``Literal``'s, a float that is not a finite number (``inf`` and ``nan`` reached
+    the kernels and ended runs in errors), an int that is not an integer. Unknown names are
+    left to the dataclass (its TypeError names them). ValueError names the field and value."""
+    if not values or not dataclasses.is_dataclass(params_cls):
+        return
+    table = parameter_types(params_cls)
+    for name, value in values.items():
+        ptype = table.get(name)
+        if ptype is None:
+            continue
+        if value is None:
+            if not ptype.optional:
+                raise ValueError(f"{name}=None: a value is required ({ptype})")
+        elif ptype.choices:
+            if value not in ptype.choices:
+                raise ValueError(f"{name}={value!r}: expected one of "
+                                 + ", ".join(repr(c) for c in ptype.choices))
+        elif ptype.base is float:
+            if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                    or not math.isfinite(value)):
+                raise ValueError(f"{name}={value!r}: expected a finite number")
+        elif ptype.base is int:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ValueError(f"{name}={value!r}: expected an integer")
+        elif ptype.base is bool:
+            if not isinstance(value, bool | np.bool_):
+                raise ValueError(f"{name}={value!r}: expected true or false")
+        elif ptype.base is str and not isinstance(value, str):
+            raise ValueError(f"{name}={value!r}: expected a string")
 
 
 def validate_params(params_cls: type, solver_name: str = "") -> None:
