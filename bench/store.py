@@ -134,14 +134,22 @@ def _json_text(value: Any) -> Any:
     return _encode_json(value)
 
 
+#: JSON texts up to this length are shared between read-only rows
+SHARE_JSON_UP_TO = 64
+
+
 class _SharedDecoder:
     """Decodes rows of one read so that equal values are one object: a report of 100,000
     runs holds each solver name, puzzle line and parameter set once, not 100,000 times
     (about 3.0 KB a run decoded alone, measured, against less than half that shared)."""
 
-    def __init__(self) -> None:
+    def __init__(self, read_only: bool = False) -> None:
         self.text: dict[str, str] = {}
         self.json: dict[str, Any] = {}
+        #: rows nobody will modify may share every short JSON value too (a run's counters,
+        #: an empty trace: a few distinct texts over a whole campaign of a fast solver);
+        #: long ones (traces of stochastic runs) are unique and decoded each
+        self.share_up_to = SHARE_JSON_UP_TO if read_only else 0
 
     def __call__(self, d: dict[str, Any]) -> dict[str, Any]:
         for col in SHARED_TEXT:
@@ -152,7 +160,7 @@ class _SharedDecoder:
             raw = d.get(col)
             if not raw:
                 continue
-            if col in SHARED_JSON:
+            if col in SHARED_JSON or len(raw) <= self.share_up_to:
                 value = self.json.get(raw)
                 if value is None:
                     value = self.json[raw] = json.loads(raw)
@@ -584,10 +592,13 @@ class Store:
         return list(self.iter_runs(campaign_id, planned_by=planned_by))
 
     def iter_runs(self, campaign_id: str | None = None, *, planned_by: str | None = None,
-                  columns: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+                  columns: Sequence[str] | None = None,
+                  read_only: bool = False) -> Iterator[dict[str, Any]]:
         """The rows of :meth:`runs` one at a time, as SQLite reads them, in the same order;
         with ``columns``, only those (the ones this store has; an older store may lack
-        some). A CSV export holds only the row in hand; a report keeps only what it reads."""
+        some). A CSV export holds only the row in hand; a report keeps only what it reads.
+        ``read_only``: the caller promises not to modify the decoded values, so equal
+        short ones are one object."""
         if columns is None:
             select = "*"
         else:
@@ -604,7 +615,7 @@ class Store:
         elif planned_by:
             q += " WHERE run_id IN (SELECT run_id FROM campaign_runs WHERE campaign_id = ?)"
             args = (planned_by,)
-        decode = _SharedDecoder()
+        decode = _SharedDecoder(read_only)
         for r in self.conn.execute(q + " ORDER BY solver, puzzle_set, puzzle_index, seed_index",
                                    args):
             yield decode(dict(r))
@@ -614,7 +625,7 @@ class Store:
         reads: about a fifth of a decoded dict's memory)."""
         index: dict[str, int] = {}
         out: list[StoredRun] = []
-        for d in self.iter_runs(columns=columns):
+        for d in self.iter_runs(columns=columns, read_only=True):
             if not index:
                 index.update({c: i for i, c in enumerate(columns)})
             out.append(StoredRun(index, tuple(d.get(c) for c in columns)))
