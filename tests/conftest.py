@@ -5,7 +5,9 @@ import pytest
 
 #: the public sets: SUDOKU_COMPARE_PUZZLES when set, else ../shared/puzzles beside the checkout
 _BESIDE = Path(__file__).resolve().parents[2] / "shared" / "puzzles"
-SHARED = Path(os.environ.get("SUDOKU_COMPARE_PUZZLES") or _BESIDE)
+# resolved: the README runs the tests with a relative path (../shared/puzzles), and a test
+# that turns it into a file:// URL needs it absolute
+SHARED = Path(os.environ.get("SUDOKU_COMPARE_PUZZLES") or _BESIDE).resolve()
 
 
 @pytest.fixture(autouse=True)
