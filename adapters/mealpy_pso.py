@@ -35,9 +35,9 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 from sudoku_compare.vocabulary import StopReason
+from sudoku_compare.warming import warm_by_solving
 
 from ._objective import STOPS, TrackedObjective
-from ._warmup import warm_by_solving
 
 
 @dataclass(frozen=True)

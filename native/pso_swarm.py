@@ -42,7 +42,6 @@ from sudoku_compare.budget import Budget
 from sudoku_compare.native._jit_clock import now
 from sudoku_compare.native._plateau import plateau_walk
 from sudoku_compare.native._restarts import Progress, Restarts, check_population, keep_best, resume
-from sudoku_compare.native._warmup import solve_each
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems.encodings import box_permutation as bp
 from sudoku_compare.problems.encodings import unit_swap
@@ -50,6 +49,7 @@ from sudoku_compare.problems.encodings.array_copy import copy2d
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.registry import register
 from sudoku_compare.solver import Solver
+from sudoku_compare.warming import warm_by_solving
 
 
 @dataclass(frozen=True)
@@ -290,8 +290,9 @@ class WorkersExplorersSwarm(Solver):
 
     def warmup(self) -> None:
         # steepest descent and the plateau walk are two compiled paths of the hybrid
-        solve_each((WorkersExplorersSwarm(organisms=10, hybrid=True, stagnation_limit=1,
-                                          plateau_steps=steps) for steps in (0, 50)), 2000)
+        warm_by_solving(*(WorkersExplorersSwarm(organisms=10, hybrid=True, stagnation_limit=1,
+                                                plateau_steps=steps) for steps in (0, 50)),
+                        max_evaluations=2000)
 
     def solve(self, puzzle: Puzzle, budget: Budget, seed: int) -> Outcome:
         p = self.params
