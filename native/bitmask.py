@@ -50,7 +50,8 @@ def _tables(box: int):
 def _scratch(box: int, bands: bool) -> tuple[np.ndarray, ...]:
     """One set of search scratch per size, reused by every :func:`solve_grid` call."""
     if bands:
-        return (np.zeros((82, kernel.NODE9), np.int64), np.zeros((82, 3), np.int64))
+        return (np.zeros((82, kernel.NODE9), np.int64), np.zeros((82, 3), np.int64),
+                np.zeros(27, np.int64))
     side = box * box
     n = side * side
     return (np.zeros((n + 1, n), np.int32), np.zeros(2 * n + 1, np.int64),
@@ -69,8 +70,8 @@ def solve_grid(puzzle: Puzzle, max_guesses: int = 2**62, deadline: float = NO_DE
     out = np.zeros(puzzle.n_cells, dtype=np.int64)
     givens = np.asarray(puzzle.flat(), dtype=np.int64)
     if puzzle.box == 3 and not cells:
-        stack, branch = _scratch(3, True)
-        status, guesses = kernel.solve_one9(givens, out, stack, branch, locked_candidates,
+        stack, branch, snap = _scratch(3, True)
+        status, guesses = kernel.solve_one9(givens, out, stack, branch, snap, locked_candidates,
                                             max_guesses, deadline)
     else:
         status, guesses = kernel.solve_one(givens, out, *_scratch(puzzle.box, False),

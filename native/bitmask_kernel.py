@@ -8,9 +8,24 @@ cells where the digit is still possible (30 words a node, 240 bytes, four cache 
 so that every rule below is a few word operations per digit and band. Both give the same
 grids, and the same guesses but on rare puzzles (2 of top1465, by one guess: the rules run
 in another order, and an inconsistent node may show its contradiction a guess later);
-tests/test_bitmask.py holds them to that. The 9x9 one is over twice as fast.
+tests/test_bitmask.py holds them to that. The 9x9 one is four to five times as fast (top1465
+batch: 11.6 against 51 µs a puzzle).
 Copying a node is the whole bookkeeping of a guess; nothing is allocated inside the
 search, every scratch array comes from the caller.
+
+Where the 9x9 time goes, and what took it down (issue 21; batch kernel, µs a puzzle on
+top95 / top1465, same guesses, old and new code alternated, best of 7 each):
+propagation is most of it, about 13 calls, 65 naked-single passes and 22 digit passes a
+puzzle. Locked candidates became two lookups per digit and band in 512-entry tables (the
+3x3 segment occupancy in, the segments that survive pointing and claiming out) instead
+of 18 segment tests, and a bivalue cell's unplaced peers became one popcount (LLVM's
+ctpop) instead of three SWAR counts: 15.2 / 16.0 -> 12.0 / 12.6. The digit pass then
+skips every digit whose three words have not changed since it was last examined, the
+parent node serving as that record after a guess (a guess and its singles touch a few
+digits, not nine): -> 10.1-10.7 / 10.8-11.6 (three alternated runs, against 15.1-15.5 /
+16.2-17.5 before; about 1.6 µs a guess on top1465, 2.4 before). Tracking which bands
+changed, to skip naked-single work on the others, cost more than it saved (11.2 / 12.0:
+the band loop no longer unrolls), and forcing place9 inline changed nothing.
 
 Propagation at every node repeats, until nothing changes:
 
@@ -24,8 +39,8 @@ Propagation at every node repeats, until nothing changes:
   confined to one box leaves the rest of the box).
 
 The search branches on a cell with the fewest candidates, ties going to the cell with the
-most unplaced peers (the most constrained one): on top95 / top1465 this takes 6.2 / 6.9
-guesses a puzzle where the first fewest-candidates cell took 11.3 / 11.7. A guess is
+most unplaced peers (the most constrained one): on top95 / top1465 this takes 6.19 / 6.85
+guesses a puzzle where the first fewest-candidates cell took 11.3 / 11.4. A guess is
 *binary*: the digit is placed in a copy of the node; when the copy fails, the digit is
 struck from the node itself and the node is propagated again (a refuted guess is a
 deduction, which often settles more than the cell) before the next branch is chosen
@@ -37,6 +52,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from ._jit_clock import now
 
@@ -276,7 +293,7 @@ def branch_cell(node, side, peers):
     """The unplaced cell with the fewest candidates, ties to the most unplaced peers; or -1.
 
     Measured on top95 / top1465 (guesses per puzzle): first fewest-candidates cell in
-    row-major order 11.3 / 11.7; with this tie-break 6.2 / 6.9. Ordering the digits of the
+    row-major order 11.3 / 11.7; with this tie-break 6.19 / 6.85. Ordering the digits of the
     cell by how many peers share them changed little (5.7-6.1 / 6.7-7.0), so digits go in
     increasing order.
     """
@@ -459,11 +476,89 @@ def place9(node, d, b, bit):
     return True
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's ctpop: one popcnt instruction, where :func:`_pop` takes a dozen."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+def _lc_tables():
+    """Locked candidates of one digit on one band (or stack) as two 512-entry tables.
+
+    The index is the digit's 3x3 segment occupancy: bit 3*line+box (rows of a band, for
+    ``row``) or 3*box+line (bands of a stack: bit 3*band+column, for ``col``). Pointing
+    (a box's digit on one line leaves that line's other boxes) and claiming (a line's
+    digit in one box leaves that box's other lines) are applied to a fixpoint; the entry
+    is 0 when a line or a box is left without the digit (a contradiction), else the
+    segments kept: as a 27-cell band mask for ``row``, as the same 9-bit layout for
+    ``col``. One lookup then does what took 18 segment tests per digit and band.
+    """
+    row = np.zeros(512, np.int64)
+    col = np.zeros(512, np.int64)
+    for transposed, out in ((False, row), (True, col)):
+        for p in range(512):
+            def idx(line, bx, transposed=transposed):
+                return 3 * bx + line if transposed else 3 * line + bx
+            occ = [[(p >> idx(ln, bx)) & 1 for bx in range(3)] for ln in range(3)]
+            changed = True
+            while changed:
+                changed = False
+                for bx in range(3):
+                    lines = [ln for ln in range(3) if occ[ln][bx]]
+                    if len(lines) == 1:
+                        for b2 in range(3):
+                            if b2 != bx and occ[lines[0]][b2]:
+                                occ[lines[0]][b2] = 0
+                                changed = True
+                for ln in range(3):
+                    boxes = [bx for bx in range(3) if occ[ln][bx]]
+                    if len(boxes) == 1:
+                        for l2 in range(3):
+                            if l2 != ln and occ[l2][boxes[0]]:
+                                occ[l2][boxes[0]] = 0
+                                changed = True
+            if any(not any(occ[ln]) for ln in range(3)) or any(
+                    not any(occ[ln][bx] for ln in range(3)) for bx in range(3)):
+                continue
+            m = 0
+            for ln in range(3):
+                for bx in range(3):
+                    if occ[ln][bx]:
+                        m |= (7 << (9 * ln + 3 * bx)) if not transposed else 1 << idx(ln, bx)
+            out[p] = m
+    return row, col
+
+
+LC_ROW, LC_COL = _lc_tables()
+MINIROWS = sum(1 << (9 * k + 3 * j) for k in range(3) for j in range(3))
+
+
+@numba.njit(cache=True, inline="always")
+def _minirow_index(x):
+    """A band word's occupied segments (row k, box j) as bit 3k+j: ``LC_ROW``'s index."""
+    t = (x | (x >> 1) | (x >> 2)) & MINIROWS
+    u = t | (t >> 2) | (t >> 4)
+    return (u & 7) | ((u >> 6) & 0x38) | ((u >> 12) & 0x1C0)
+
+
 @numba.njit(cache=True)
-def propagate9(node, locked):
-    """Singles (and locked candidates) to a fixpoint on a 9x9 node; False on a contradiction."""
+def propagate9(node, locked, snap):
+    """Singles (and locked candidates) to a fixpoint on a 9x9 node; False on a contradiction.
+
+    Naked singles run to their own fixpoint first (one cheap pass over the bands); then one
+    pass digit by digit does locked candidates (two table lookups, :func:`_lc_tables`) and
+    hidden singles. ``snap`` (27 words) holds each digit's words as they were when that
+    digit was last examined with nothing found: both rules read one digit's words only, so
+    a digit whose three words still equal ``snap`` has nothing new to give and is skipped.
+    The caller seeds ``snap`` with the parent node (a fixpoint), so after a guess only the
+    digits the guess and its singles touched are examined again; -1 words examine all.
+    """
     while True:
-        # naked singles, and cells left with no candidate
         progress = False
         for b in range(3):
             once = np.int64(0)
@@ -476,28 +571,57 @@ def propagate9(node, locked):
             if open_ & ~once:
                 return False
             singles = open_ & once & ~twice
-            while singles:
-                bit = singles & -singles
-                singles ^= bit
-                d = 0
-                while d < 9 and not (node[3 * d + b] & bit):
-                    d += 1
-                if d == 9:
-                    return False  # emptied by a placement just before
-                place9(node, d, b, bit)
+            if singles:
                 progress = True
+                for d in range(9):
+                    s = singles & node[3 * d + b]
+                    while s:
+                        bit = s & -s
+                        s ^= bit
+                        if not place9(node, d, b, bit):
+                            return False
         if progress:
             continue
-        # hidden singles in rows, boxes and columns, digit by digit
         for d in range(9):
             x0 = node[3 * d]
             x1 = node[3 * d + 1]
             x2 = node[3 * d + 2]
+            if x0 == snap[3 * d] and x1 == snap[3 * d + 1] and x2 == snap[3 * d + 2]:
+                continue
+            snap[3 * d] = x0
+            snap[3 * d + 1] = x1
+            snap[3 * d + 2] = x2
+            if locked:
+                y0 = x0 & LC_ROW[_minirow_index(x0)]
+                y1 = x1 & LC_ROW[_minirow_index(x1)]
+                y2 = x2 & LC_ROW[_minirow_index(x2)]
+                if y0 == 0 or y1 == 0 or y2 == 0:
+                    return False
+                f0, f1, f2 = _fold(y0), _fold(y1), _fold(y2)
+                k0 = np.int64(0)
+                k1 = np.int64(0)
+                k2 = np.int64(0)
+                for j in range(3):
+                    s = 3 * j
+                    q = LC_COL[((f0 >> s) & 7) | (((f1 >> s) & 7) << 3) | (((f2 >> s) & 7) << 6)]
+                    if q == 0:
+                        return False
+                    k0 |= (q & 7) << s
+                    k1 |= ((q >> 3) & 7) << s
+                    k2 |= ((q >> 6) & 7) << s
+                y0 &= _spread(k0)
+                y1 &= _spread(k1)
+                y2 &= _spread(k2)
+                if y0 != x0 or y1 != x1 or y2 != x2:
+                    node[3 * d] = y0
+                    node[3 * d + 1] = y1
+                    node[3 * d + 2] = y2
+                    x0, x1, x2 = y0, y1, y2
+                    progress = True
             o0, o1, o2 = _fold(x0), _fold(x1), _fold(x2)
             seen = o0 | o1 | o2
             if seen != ROWS9:
                 return False  # a column without the digit
-            # columns seen in exactly one band
             single_cols = seen & ~((o0 & o1) | (o0 & o2) | (o1 & o2))
             for b in range(3):
                 x = node[3 * d + b]
@@ -522,72 +646,27 @@ def propagate9(node, locked):
                 while hits:
                     bit = hits & -hits
                     hits ^= bit
-                    if node[3 * d + b] & bit and not (node[27 + b] & bit):
-                        place9(node, d, b, bit)
-                        progress = True
-        if progress:
-            continue
-        if not locked:
-            return True
-        # locked candidates: rows in bands, columns in stacks
-        for d in range(9):
-            for b in range(3):
-                x = node[3 * d + b]
-                y = x
-                for j in range(3):
-                    in_box = x & BOX27[j]
-                    for k in range(3):
-                        seg = in_box & ROW27[k]
-                        if seg == 0:
-                            continue
-                        if seg == in_box:  # pointing: the box's digit is on row k
-                            y &= ~(ROW27[k] & ~BOX27[j])
-                        if seg == (x & ROW27[k]):  # claiming: the row's digit is in box j
-                            y &= ~(BOX27[j] & ~ROW27[k])
-                if y != x:
-                    node[3 * d + b] = y
+                    if not place9(node, d, b, bit):
+                        return False
                     progress = True
-            for b in range(3):
-                ob1 = 3 * d + (b + 1) % 3
-                ob2 = 3 * d + (b + 2) % 3
-                ob = _fold(node[3 * d + b])
-                only = ob & ~(_fold(node[ob1]) | _fold(node[ob2]))
-                for j in range(3):
-                    g = (ob >> (3 * j)) & 7
-                    if g != 0 and (g & (g - 1)) == 0:  # pointing: the box's digit is in one column
-                        col = _spread(g << (3 * j))
-                        if (node[ob1] | node[ob2]) & col:
-                            node[ob1] &= ~col
-                            node[ob2] &= ~col
-                            progress = True
-                    g = (only >> (3 * j)) & 7
-                    if g:  # claiming: those columns' digit is in box (b, j)
-                        kill = BOX27[j] & ~_spread(g << (3 * j))
-                        if node[3 * d + b] & kill:
-                            node[3 * d + b] &= ~kill
-                            progress = True
         if not progress:
             return True
 
 
 @numba.njit(cache=True)
-def _open_peers9(node, b, i):
-    """How many unplaced cells see cell i of band b (itself excluded)."""
-    col = COL27[i]
-    n = _pop(BAND_PEERS[i] & ~node[27 + b]) - 1
-    for o in range(3):
-        if o != b:
-            n += _pop(col & ~node[27 + o])
-    return n
-
-
-@numba.njit(cache=True)
 def branch9(node):
-    """(band, cell bit) of the branch: fewest candidates, then most unplaced peers; bit 0 if solved."""
+    """(band, cell bit) of the branch: fewest candidates, then most unplaced peers; bit 0 if solved.
+
+    A bivalue cell's unplaced peers are one popcount: its band's row and box, and its
+    column in the other two bands shifted above them (the cell itself counts in every
+    score alike).
+    """
     best_b = -1
     best_bit = np.int64(0)
     best_score = -1
-    # bivalue cells from bit-parallel counts: ones, twos, threes or more
+    open0 = BAND & ~node[27]
+    open1 = BAND & ~node[28]
+    open2 = BAND & ~node[29]
     for b in range(3):
         ones = np.int64(0)
         twos = np.int64(0)
@@ -598,10 +677,18 @@ def branch9(node):
             twos |= ones & x
             ones |= x
         pairs = twos & ~more & ~node[27 + b]
+        if b == 0:
+            own, oa, ob = open0, open1, open2
+        elif b == 1:
+            own, oa, ob = open1, open0, open2
+        else:
+            own, oa, ob = open2, open0, open1
         while pairs:
             bit = pairs & -pairs
             pairs ^= bit
-            score = _open_peers9(node, b, trailing_zeros(bit))
+            i = trailing_zeros(bit)
+            col = COL27[i]
+            score = _ctpop((BAND_PEERS[i] & own) | ((col & oa) << 27) | ((col & ob) << 28))
             if score > best_score:
                 best_b, best_bit, best_score = b, bit, score
     if best_b >= 0:
@@ -625,10 +712,22 @@ def branch9(node):
 
 
 @numba.njit(cache=True)
-def solve_one9(givens, out, stack, branch, locked, max_guesses, deadline):
+def _open_peers9(node, b, i):
+    """How many unplaced cells see cell i of band b (itself excluded)."""
+    col = COL27[i]
+    n = _pop(BAND_PEERS[i] & ~node[27 + b]) - 1
+    for o in range(3):
+        if o != b:
+            n += _pop(col & ~node[27 + o])
+    return n
+
+
+@numba.njit(cache=True)
+def solve_one9(givens, out, stack, branch, snap, locked, max_guesses, deadline):
     """Solve one 9x9 puzzle on band bitboards; writes ``out``; returns (status, guesses).
 
-    ``stack`` is (82, NODE9) int64, ``branch`` (82, 3) int64: the caller's scratch.
+    ``stack`` is (82, NODE9) int64, ``branch`` (82, 3) int64, ``snap`` (27,) int64 (see
+    :func:`propagate9`): the caller's scratch.
     """
     for c in range(81):
         out[c] = givens[c]
@@ -644,7 +743,9 @@ def solve_one9(givens, out, stack, branch, locked, max_guesses, deadline):
             bit = np.int64(1) << (9 * (r % 3) + c % 9)
             if not place9(root, v - 1, r // 3, bit):
                 return UNSOLVABLE, 0
-    if not propagate9(root, locked):
+    for w in range(27):
+        snap[w] = -1
+    if not propagate9(root, locked, snap):
         return UNSOLVABLE, 0
     guesses = 0
     depth = 0
@@ -672,15 +773,19 @@ def solve_one9(givens, out, stack, branch, locked, max_guesses, deadline):
         child = stack[depth + 1]
         for w in range(NODE9):
             child[w] = node[w]
+        for w in range(27):
+            snap[w] = node[w]
         place9(child, d, b, bit)
-        if propagate9(child, locked):
+        if propagate9(child, locked, snap):
             depth += 1
             continue
         # refute: the digit leaves the cell in the node itself; go up while that fails too
         while True:
             node = stack[depth]
+            for w in range(27):
+                snap[w] = node[w]
             node[3 * branch[depth, 2] + branch[depth, 0]] &= ~branch[depth, 1]
-            if propagate9(node, locked):
+            if propagate9(node, locked, snap):
                 break
             if depth == 0:
                 return UNSOLVABLE, guesses
@@ -696,8 +801,9 @@ def solve_many9(givens, locked, max_guesses, deadline):
     guesses = np.zeros(n, dtype=np.int64)
     stack = np.zeros((82, NODE9), dtype=np.int64)
     branch = np.zeros((82, 3), dtype=np.int64)
+    snap = np.zeros(27, dtype=np.int64)
     for i in range(n):
-        s, g = solve_one9(givens[i], grids[i], stack, branch, locked, max_guesses, deadline)
+        s, g = solve_one9(givens[i], grids[i], stack, branch, snap, locked, max_guesses, deadline)
         statuses[i] = s
         guesses[i] = g
     return grids, statuses, guesses
