@@ -64,7 +64,7 @@ class LocalProcessExecutor(Executor):
         """Keep at most ``n`` worker processes (a campaign with fewer runs than workers)."""
         self.n_workers = max(1, min(self.n_workers, n))
         for w in self._pool[self.n_workers:]:
-            w.close()
+            w.kill()  # idle (maybe still importing): nothing to wait for
         del self._pool[self.n_workers:]
 
     def _workers(self, needed: int) -> list[Worker]:
@@ -96,8 +96,7 @@ class LocalProcessExecutor(Executor):
         served: dict[tuple[int, str], int] = {}
         pace = _Pace()
         worn: set[int] = set()
-        while queue or any(w.task is not None for w in pool):
-            refill()
+        def dispatch() -> None:
             for w in pool:
                 if w.task is None and queue:
                     task = _next_for(queue, warmed[id(w)], started, ready)
@@ -108,6 +107,11 @@ class LocalProcessExecutor(Executor):
                     warmed[id(w)].add(task.unit)
                     started.add(task.unit)
                     w.submit(chunk)
+
+        while queue or any(w.task is not None for w in pool):
+            refill()
+            dispatch()
+            finished: list[tuple[Task, Outcome]] = []
             for w in pool:
                 if w.task is None:
                     continue
@@ -116,14 +120,19 @@ class LocalProcessExecutor(Executor):
                     pace.record(task, out)
                     if _worn_out(served, w, task.solver):
                         worn.add(id(w))
-                    yield task, out
+                    finished.append((task, out))
                 back = w.take_back()
-                if back:  # killed on an earlier task of the chunk: these never started
+                if back:  # killed on a task of the chunk: these never started or never came back
                     queue.extendleft(reversed(back))
                 if w.task is None and id(w) in worn:  # replaced once its chunk is done
                     worn.discard(id(w))
                     w.restart()
                     warmed[id(w)] = set()
+            if finished:
+                refill()
+                dispatch()  # a worker whose chunk came back starts the next before they are stored
+                yield from finished
+                continue
             busy = [w for w in pool if w.task is not None]
             if busy and not any(w.task is None for w in pool if queue):
                 now = time.monotonic()
@@ -131,6 +140,8 @@ class LocalProcessExecutor(Executor):
                 wait([w.conn for w in busy], timeout=timeout)
 
     def close(self) -> None:
+        for w in self._pool:
+            w.stop()
         for w in self._pool:
             w.close()
         self._pool = []
@@ -157,10 +168,11 @@ def _worn_out(served: dict[tuple[int, str], int], worker: Worker, solver: str) -
 class _Pace:
     """How many runs of a kind go to a worker in one message.
 
-    Sending a run and its result costs the driver and the worker some 100 us each way,
-    longer than a ``native.bitmask`` solve; runs whose solves are short go in chunks
-    sized to take about :data:`CHUNK_S` each, at most :data:`MAX_CHUNK`, and never more
-    than an even share of what is left (so the last runs still spread over the workers).
+    A message each way costs the driver and the worker tens of microseconds, longer than
+    a ``native.bitmask`` solve; runs whose solves are short go in chunks sized to take
+    about :data:`CHUNK_S` each, at most :data:`MAX_CHUNK`, and never more than an even
+    share of what is left (so the last runs still spread over the workers); their results
+    come back in batches (:data:`~sudoku_compare.bench.runner.FLUSH_S`).
     Every run of a chunk keeps its own hard deadline (see :class:`Worker`)."""
 
     def __init__(self) -> None:

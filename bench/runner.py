@@ -2,10 +2,16 @@
 
 A :class:`Worker` is a child process (``spawn`` context: forking a parent that holds numba
 or OpenMP threads is unsafe) that imports the registry once and warms each solver up once
-(imports, JIT compilation), outside the measured time. For each :class:`Task` it reports
-``started`` just before ``solve`` so the driver starts the hard deadline (max_seconds plus
-a grace) at the solve, not at the warm-up; a worker that overruns is killed (``timeout``,
-stop reason ``killed``) and a fresh one replaces it. File descriptors 1 and 2 of the
+(imports, JIT compilation), outside the measured time. A worker takes a chunk of tasks in
+one message and runs them one after the other. Before each it writes, in a few bytes of
+memory it shares with the driver (:class:`TaskState`), which task of which chunk it is on,
+whether it is warming up or solving, and since when; the driver reads them to hold every
+run to its own hard deadline (max_seconds plus a grace, from the start of the solve, not of
+the warm-up) and kills an overrunning worker (``timeout``, stop reason ``killed``); a fresh
+one replaces it. Results go back in batches (one message per :data:`FLUSH_S` of work or per
+chunk), so a run of tens of microseconds does not cost a message each way; a kill loses the
+finished results of the batch not yet sent, and the shared state says which runs those
+were, so they run again rather than being lost or blamed. File descriptors 1 and 2 of the
 worker go to ``/dev/null`` because libraries such as OR-Tools print from C++.
 
 Memory: the worker caps its data segment (private writable memory, ``RLIMIT_DATA``; an
@@ -35,16 +41,22 @@ evaluations are stored as NULL, "unknown", never as 0, which would make ERT unde
 A verified grid that came back after ``max_seconds`` (inside the grace period) is
 ``solved-late``: not solved within the budget.
 
-The driver, never the worker, verifies the grid with the problems checker.
+The worker verifies the grid it produced with the independent problems checker
+(:func:`finish`) and sends the verdict; the driver neither parses nor checks it again.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import math
+import mmap
 import os
 import signal
+import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -84,6 +96,9 @@ MEMORY_SAMPLE_S = 0.02
 _ALLOCATION_SIGNALS = {signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
 #: seconds a worker may spend importing and compiling a solver before it counts as hung.
 WARMUP_TIMEOUT_S = 300.0
+#: the longest a finished result waits in the worker before it is sent (the rest of a
+#: chunk still running): what a kill can cost in runs done again
+FLUSH_S = 0.02
 
 
 def grace_seconds(max_seconds: float) -> float:
@@ -108,6 +123,56 @@ class Task:
 
     def puzzle_obj(self) -> Puzzle:
         return parse_line(self.puzzle, source="<task>")
+
+
+class TaskState:
+    """Which task a worker is on, shared by the worker (the only writer) and the driver.
+
+    A few bytes of a file both processes map: the chunk's number, the task's index in it,
+    its phase (:data:`WARMING` or :data:`SOLVING`) and the ``time.monotonic()`` it entered
+    the phase (a system-wide clock, the same in both processes). Written under a sequence
+    count (odd while a write is under way), so a reader never mixes two writes; a message
+    per task would cost more than a short solve."""
+
+    WARMING, SOLVING = 0, 1
+    _SEQ = struct.Struct("<q")
+    _FIELDS = struct.Struct("<qqqd")   # chunk number, task index, phase, since
+
+    def __init__(self, fd: int | None = None) -> None:
+        """``fd=None``: the driver's side, a new unlinked file; else the worker's side of
+        the file behind that descriptor (inherited from the driver)."""
+        self._file = tempfile.TemporaryFile(prefix="sudoku-compare-worker-") if fd is None \
+            else None
+        self.fd = self._file.fileno() if self._file is not None else fd
+        size = self._SEQ.size + self._FIELDS.size
+        if self._file is not None:
+            os.ftruncate(self.fd, size)
+        self._map = mmap.mmap(self.fd, size)
+        self._seq = 0
+
+    def write(self, chunk: int, index: int, phase: int) -> None:
+        """The worker enters ``phase`` of task ``index`` of chunk ``chunk`` now."""
+        self._seq += 1
+        self._SEQ.pack_into(self._map, 0, self._seq)
+        self._FIELDS.pack_into(self._map, self._SEQ.size, chunk, index, phase, time.monotonic())
+        self._seq += 1
+        self._SEQ.pack_into(self._map, 0, self._seq)
+
+    def read(self) -> tuple[int, int, int, float]:
+        """(chunk, index, phase, since) as last written; (0, 0, WARMING, 0.0) before any."""
+        fields = (0, 0, self.WARMING, 0.0)
+        for _ in range(1000):
+            (before,) = self._SEQ.unpack_from(self._map, 0)
+            fields = self._FIELDS.unpack_from(self._map, self._SEQ.size)
+            (after,) = self._SEQ.unpack_from(self._map, 0)
+            if before == after and not before & 1:
+                break
+        return fields
+
+    def close(self) -> None:
+        self._map.close()
+        if self._file is not None:
+            self._file.close()
 
 
 # -- the worker side ----------------------------------------------------------------------
@@ -223,30 +288,24 @@ class _Progress:
                     return
 
 
-def _run_one(task: Task, warm: set[str], conn: _Sender, announce: bool,
+def _run_one(task: Task, warm: set[str], started: Any,
              progress: _Progress | None = None) -> dict[str, Any]:
-    """One task, finished here: solved, timed, verified, in its stored form.
-
-    ``started`` is sent before the solve only when ``announce`` (the first task of a
-    chunk) or when this task warmed something up: the driver's clock for the next task of
-    a chunk starts when the previous task's ``done`` arrives, and a warm-up must not count
-    against it."""
+    """One task, finished here: solved, timed, verified, in its stored form; ``started``
+    is called just before the solve (after any warm-up)."""
     for mod in task.imports:
         importlib.import_module(mod)
     spec = registry.get(task.solver)
     puzzle = task.puzzle_obj()
     solver = spec.create(**task.params)
-    warm_before = len(warm)
 
-    def started() -> None:
-        if announce or len(warm) != warm_before:
-            conn.send(("started", task.key))
+    def on_start() -> None:
+        started()
         if progress is not None:
             progress.begin(task.key)
 
     try:
         outcome = execute(spec, solver, puzzle, task.budget, task.seed, warmed=warm,
-                          on_start=started)
+                          on_start=on_start)
     finally:
         if progress is not None:
             progress.end()
@@ -254,17 +313,20 @@ def _run_one(task: Task, warm: set[str], conn: _Sender, announce: bool,
 
 
 def worker_entry() -> None:
-    """``python -c`` entry of a worker: task fd, result fd, memory cap (MB), silence flag."""
-    task_fd, result_fd, memory_mb, silence = sys.argv[1:5]
+    """``python -c`` entry of a worker: task fd, result fd, state fd, memory cap (MB),
+    silence flag."""
+    task_fd, result_fd, state_fd, memory_mb, silence = sys.argv[1:6]
     worker_main(Connection(int(task_fd), writable=False), int(memory_mb) or None,
-                silence == "1", Connection(int(result_fd), readable=False))
+                silence == "1", Connection(int(result_fd), readable=False),
+                TaskState(int(state_fd)))
 
 
 def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
-                results: Connection) -> None:
-    """The worker loop: receive a chunk of tasks; for each send ``done`` with its verified
-    outcome (``started`` first when the driver must restart its clock, ``progress``
-    while it runs)."""
+                results: Connection, state: TaskState) -> None:
+    """The worker loop: receive a chunk ``(number, tasks)``; run its tasks in order, each
+    announced in ``state``; send their verified outcomes as ``("done", [(key, result),
+    ...])`` at least every :data:`FLUSH_S` and at the chunk's end (``progress`` samples
+    while a solve runs)."""
     _die_with_parent()
     if silence:
         _silence_output()
@@ -281,21 +343,30 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
         pass
     while True:
         try:
-            chunk = tasks.recv()
+            message = tasks.recv()
         except (EOFError, OSError):
             return
-        if chunk is None:
+        if message is None:
             return
+        number, chunk = message
+        batch: list[tuple[str, dict[str, Any]]] = []
+        sent_at = time.monotonic()
         for i, task in enumerate(chunk):
+            state.write(number, i, TaskState.WARMING)
             try:
-                result = _run_one(task, warm, conn, i == 0, progress)
+                result = _run_one(task, warm, functools.partial(
+                    state.write, number, i, TaskState.SOLVING), progress)
             except MemoryError:
                 result = {"status": "memout", "error": "MemoryError outside solve",
                           "stop_reason": "error"}
             except BaseException as exc:  # noqa: BLE001 - report anything, then go on
                 result = {"status": "error", "stop_reason": "error",
                           "error": f"{type(exc).__name__}: {exc}"[:2000]}
-            conn.send(("done", task.key, result))
+            batch.append((task.key, result))
+            now = time.monotonic()
+            if now - sent_at >= FLUSH_S or i == len(chunk) - 1:
+                conn.send(("done", batch))
+                batch, sent_at = [], now
 
 
 def finish(task: Task, out: Outcome, puzzle: Puzzle | None = None) -> Outcome:
@@ -332,9 +403,10 @@ class Worker:
     """A warm child process the driver sends tasks to, killed and replaced when it overruns.
 
     The child is a fresh interpreter (``subprocess`` + two pipes wrapped as
-    ``multiprocessing`` connections) rather than a ``multiprocessing.Process``: a spawned
-    Process re-imports the caller's ``__main__``, which breaks scripts and notebooks
-    without a ``__main__`` guard, and forking a parent holding numba threads is unsafe.
+    ``multiprocessing`` connections, and the :class:`TaskState` file) rather than a
+    ``multiprocessing.Process``: a spawned Process re-imports the caller's ``__main__``,
+    which breaks scripts and notebooks without a ``__main__`` guard, and forking a parent
+    holding numba threads is unsafe.
     """
 
     def __init__(self, memory_mb: int | None = DEFAULT_MEMORY_MB, silence: bool = True) -> None:
@@ -343,30 +415,36 @@ class Worker:
         self.process: subprocess.Popen | None = None
         self.conn: Connection | None = None      # results from the child
         self._tasks: Connection | None = None    # tasks to the child
-        #: the tasks sent and not yet finished, the running one first
+        self._state: TaskState | None = None
+        #: the tasks of the chunk sent whose results have not come back, in order
         self.chunk: deque[Task] = deque()
-        #: unstarted tasks of a chunk whose worker was killed (see :meth:`take_back`)
+        #: the chunk's number (the worker writes it into the state) and how many of its
+        #: tasks came back, so the state's task index names a task of :attr:`chunk`
+        self._number = 0
+        self._returned_count = 0
+        self._submitted_at = 0.0
+        #: unstarted or unsent tasks of a chunk whose worker was killed (see :meth:`take_back`)
         self.returned: list[Task] = []
         self._sampled_at = 0.0
-        self.phase = "idle"          # idle | warming | solving
-        self.deadline = 0.0
+        self._sampled_index = -1
         #: the largest data segment (MB) seen in the current task (VmData of the child)
         self.peak_mb = 0.0
-        #: the last running evaluation count the solving worker sent (None: none yet)
-        self.evaluations_seen: int | None = None
+        #: the last running evaluation count the worker sent: (run id, count)
+        self._progress: tuple[str, int] | None = None
         self.start()
 
     def start(self) -> None:
         task_r, task_w = os.pipe()
         res_r, res_w = os.pipe()
+        self._state = TaskState()
         env = dict(os.environ)
         paths = [p for p in sys.path if p and os.path.isdir(p)]
         env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([os.getcwd(), *paths]))
         code = "from sudoku_compare.bench.runner import worker_entry; worker_entry()"
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code, str(task_r), str(res_w), str(self.memory_mb or 0),
-             "1" if self.silence else "0"],
-            pass_fds=(task_r, res_w), env=env, stdin=subprocess.DEVNULL,
+            [sys.executable, "-c", code, str(task_r), str(res_w), str(self._state.fd),
+             str(self.memory_mb or 0), "1" if self.silence else "0"],
+            pass_fds=(task_r, res_w, self._state.fd), env=env, stdin=subprocess.DEVNULL,
             start_new_session=True)
         os.close(task_r)
         os.close(res_w)
@@ -381,21 +459,32 @@ class Worker:
                 self.process.wait(5)
             except subprocess.TimeoutExpired:
                 pass
-        for c in (self.conn, self._tasks):
+        for c in (self.conn, self._tasks, self._state):
             if c is not None:
                 c.close()
-        self.process = self.conn = self._tasks = None
+        self.process = self.conn = self._tasks = self._state = None
 
     def restart(self) -> None:
         self.kill()
         self.start()
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """Ask the worker to exit once its chunk is done (:meth:`close` waits for it): a pool
+        asks all its workers first, so their exits overlap."""
         if self._tasks is not None and self.process is not None and self.process.poll() is None:
             try:
                 self._tasks.send(None)
+            except OSError:
+                pass
+            self._tasks.close()
+            self._tasks = None
+
+    def close(self) -> None:
+        self.stop()
+        if self.process is not None and self.process.poll() is None:
+            try:
                 self.process.wait(2)
-            except (OSError, subprocess.TimeoutExpired):
+            except subprocess.TimeoutExpired:
                 pass
         self.kill()
 
@@ -405,41 +494,63 @@ class Worker:
     # -- tasks, one chunk at a time ------------------------------------------------------
     @property
     def task(self) -> Task | None:
-        """The task running (or warming up) now: the first unfinished one of the chunk."""
+        """The first task of the chunk whose result has not come back (None: idle)."""
         return self.chunk[0] if self.chunk else None
 
     def submit(self, tasks: Task | Sequence[Task]) -> None:
         """Send a chunk: tasks the worker runs one after the other, each under its own hard
-        deadline (the clock of the next starts when the previous one's result arrives)."""
+        deadline from the start of its solve (read from the shared :class:`TaskState`)."""
         chunk = [tasks] if isinstance(tasks, Task) else list(tasks)
         assert self.conn is not None and not self.chunk and chunk
         self.chunk = deque(chunk)
-        self._begin("warming")
+        self._number += 1
+        self._returned_count = 0
+        self._submitted_at = time.monotonic()
+        self._progress = None
+        self.peak_mb = 0.0
+        self._sampled_index = -1
         assert self._tasks is not None
         try:
-            self._tasks.send(chunk)
+            self._tasks.send((self._number, chunk))
         except OSError:  # the worker died while idle; a fresh one takes the chunk
             self.restart()
-            self._tasks.send(chunk)
+            assert self._tasks is not None
+            self._tasks.send((self._number, chunk))
 
-    def _begin(self, phase: str) -> None:
-        """The current task enters ``phase``: its deadline and samples start afresh."""
-        task = self.task
-        self.phase = phase
-        self.evaluations_seen = None
-        self.peak_mb = 0.0
-        self._sampled_at = 0.0
-        if task is None:
-            self.phase = "idle"
-        elif phase == "warming":
-            self.deadline = time.monotonic() + WARMUP_TIMEOUT_S
-        else:
-            limit = task.budget.max_seconds + grace_seconds(task.budget.max_seconds)
-            self.deadline = time.monotonic() + limit
+    def running(self) -> tuple[int, int, float]:
+        """(position in :attr:`chunk`, phase, since) of the task the worker is on: a task
+        whose result came back is never blamed (the worker is past it)."""
+        assert self._state is not None
+        number, index, phase, since = self._state.read()
+        if number != self._number:  # the chunk not begun yet: its first task warms up
+            return 0, TaskState.WARMING, self._submitted_at
+        position = index - self._returned_count
+        if position < 0:  # its result arrived after the state was read: the next one
+            return 0, TaskState.WARMING, time.monotonic()
+        return min(position, len(self.chunk) - 1), phase, since
+
+    @property
+    def phase(self) -> str:
+        """``idle``, ``warming`` or ``solving``: what the worker does now."""
+        if not self.chunk:
+            return "idle"
+        return "solving" if self.running()[1] == TaskState.SOLVING else "warming"
+
+    @property
+    def deadline(self) -> float:
+        """When the task the worker is on must be killed (``time.monotonic()``)."""
+        if not self.chunk:
+            return math.inf
+        position, phase, since = self.running()
+        if phase == TaskState.WARMING:
+            return since + WARMUP_TIMEOUT_S
+        budget = self.chunk[position].budget
+        return since + budget.max_seconds + grace_seconds(budget.max_seconds)
 
     def take_back(self) -> list[Task]:
-        """The tasks of a chunk that never started because the worker was killed or died
-        on an earlier one: the executor runs them again (on the replacement)."""
+        """The tasks of a chunk that never started, or finished without their result
+        reaching the driver, because the worker was killed or died on another one: the
+        executor runs them again (on the replacement)."""
         back, self.returned = self.returned, []
         return back
 
@@ -452,24 +563,19 @@ class Worker:
         try:
             while self.chunk and self.conn.poll():
                 message = self.conn.recv()
-                kind, key = message[0], message[1]
-                task = self.chunk[0]
-                if key != task.key:
-                    continue  # a late progress sample of a task already done
-                if kind == "progress":
-                    if self.phase == "solving":
-                        self.evaluations_seen = int(message[2])
-                elif kind == "started":
-                    self._begin("solving")
-                elif kind == "done":
-                    out = Outcome.from_dict(message[2])
+                if message[0] == "progress":
+                    self._progress = (message[1], int(message[2]))
+                    continue
+                for key, result in message[1]:
+                    task = self.chunk.popleft()
+                    assert key == task.key, (key, task.key)
+                    self._returned_count += 1
+                    out = Outcome.from_dict(result)
                     if not out.versions:  # a failure the worker could not finish itself
                         out = finish(task, out)
-                    self.chunk.popleft()
                     done.append((task, out))
-                    self._begin("solving")
         except (EOFError, OSError):
-            return done + self._end_chunk(self._died())
+            return done + self._died()
         if not self.chunk:
             return done
         if not self.alive():
@@ -478,11 +584,11 @@ class Worker:
                     return done + self.poll()
             except (EOFError, OSError):
                 pass
-            return done + self._end_chunk(self._died())
+            return done + self._died()
         if time.monotonic() > self.deadline:
-            task = self.chunk[0]
-            phase = self.phase
-            if phase == "warming":
+            position, phase, _ = self.running()
+            task = self.chunk[position]
+            if phase == TaskState.WARMING:
                 out = Outcome(status=Status.ERROR,
                               error=f"warm-up took over {WARMUP_TIMEOUT_S:g} s; worker killed")
             else:
@@ -490,29 +596,34 @@ class Worker:
                 out = Outcome(status=Status.TIMEOUT, elapsed_s=limit,
                               error=f"no answer within {limit:g} s; worker killed",
                               stop_reason=StopReason.KILLED)
-                self._charge_running_count(out, "killed at the hard deadline")
+                self._charge_running_count(out, task, "killed at the hard deadline")
             self.restart()
-            return done + self._end_chunk(out)
+            return done + self._end_chunk(out, position)
         return done
 
-    def _end_chunk(self, out: Outcome) -> list[tuple[Task, Outcome]]:
-        """The current task ends with ``out`` (a kill or a death); the rest of its chunk
-        goes back to the executor."""
-        task = self.chunk.popleft()
-        self.returned.extend(self.chunk)
+    def _end_chunk(self, out: Outcome, position: int) -> list[tuple[Task, Outcome]]:
+        """The task at ``position`` of the chunk ends with ``out`` (a kill or a death); the
+        others whose results did not come back go back to the executor: those before it
+        finished unsent, those after it never started."""
+        tasks = list(self.chunk)
+        task = tasks.pop(position)
+        self.returned.extend(tasks)
         self.chunk.clear()
-        self.phase = "idle"
         return [(task, finish(task, out))]
 
     def _sample_memory(self) -> None:
-        """Remember the child's largest data segment seen (VmData, what the cap limits),
-        for :meth:`_died`."""
+        """Remember the largest data segment (VmData, what the cap limits) the child had
+        during the task it is on, for :meth:`_died`."""
         if self.process is None:
             return
         now = time.monotonic()
         if now - self._sampled_at < MEMORY_SAMPLE_S:
             return
         self._sampled_at = now
+        if self.chunk:
+            position = self.running()[0]
+            if position != self._sampled_index:  # another task: its own peak
+                self._sampled_index, self.peak_mb = position, 0.0
         try:
             with open(f"/proc/{self.process.pid}/status", "rb") as fh:
                 for line in fh:
@@ -522,10 +633,10 @@ class Worker:
         except (OSError, ValueError, IndexError):  # not Linux, or already gone
             pass
 
-    def _charge_running_count(self, out: Outcome, why: str) -> None:
-        """Evaluations of a run that could not report them: the last running count (a
-        lower bound), else unknown (NULL), never 0."""
-        seen = self.evaluations_seen
+    def _charge_running_count(self, out: Outcome, task: Task, why: str) -> None:
+        """Evaluations of a run that could not report them: the last running count the
+        worker sent for this very run (a lower bound), else unknown (NULL), never 0."""
+        seen = self._progress[1] if self._progress and self._progress[0] == task.key else 0
         if seen:
             out.evaluations = seen
             out.extra["evaluations"] = f"lower bound: the running count when {why}"
@@ -533,9 +644,11 @@ class Worker:
             out.evaluations = None  # type: ignore[assignment]
             out.extra["evaluations"] = f"unknown: {why} before reporting a count"
 
-    def _died(self) -> Outcome:
-        """The outcome of a worker that died during a task, classified after reaping it."""
-        counted = self.evaluations_seen
+    def _died(self) -> list[tuple[Task, Outcome]]:
+        """The task a worker died on, with its outcome classified after reaping the
+        process; the rest of its chunk goes back to the executor."""
+        position = self.running()[0]
+        task = self.chunk[position]
         code: int | None = None
         if self.process is not None:
             try:
@@ -572,9 +685,8 @@ class Worker:
             else:
                 error = f"worker killed by {name} ({where})"
         out = Outcome(status=status, error=error, stop_reason=StopReason.ERROR, extra=extra)
-        self.evaluations_seen = counted
-        self._charge_running_count(out, "the worker died")
-        return out
+        self._charge_running_count(out, task, "the worker died")
+        return self._end_chunk(out, position)
 
 
 def default_stop_reason(out: Outcome, budget: Budget) -> StopReason:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from sudoku_compare.bench.campaign import run_campaign
 from sudoku_compare.bench.executor import LocalProcessExecutor, _Pace
-from sudoku_compare.bench.runner import Task
+from sudoku_compare.bench.runner import Task, TaskState
 from sudoku_compare.bench.store import Store
 from sudoku_compare.budget import Budget
 from sudoku_compare.outcome import Outcome
@@ -137,6 +137,28 @@ def test_a_hang_inside_a_chunk_is_killed_and_the_rest_of_the_chunk_runs_again():
     status = {t.key: o.status for t, o in got}
     assert status["hang"] == "timeout"
     assert {s for k, s in status.items() if k != "hang"} == {"unsolved"}
+
+
+def test_the_shared_task_state_reads_what_the_other_side_wrote_last():
+    driver = TaskState()
+    worker = TaskState(driver.fd)       # the same file, as the worker maps it
+    try:
+        assert driver.read()[:3] == (0, 0, TaskState.WARMING)   # nothing written yet
+        worker.write(3, 7, TaskState.WARMING)
+        worker.write(3, 7, TaskState.SOLVING)
+        chunk, index, phase, since = driver.read()
+        assert (chunk, index, phase) == (3, 7, TaskState.SOLVING) and since > 0
+    finally:
+        worker.close()
+        driver.close()
+
+
+def test_results_of_a_chunk_come_back_batched_and_each_once():
+    tasks = [Task("test.quick-or-hang", EASY, Budget(5.0), k, {}, (MODULE,), f"r{k}")
+             for k in range(600)]
+    with LocalProcessExecutor(workers=2, memory_mb=1024) as ex:
+        got = list(ex.map_unordered(tasks))
+    assert sorted(t.key for t, _ in got) == sorted(t.key for t in tasks)
 
 
 def test_the_pace_sends_short_runs_in_chunks_and_long_ones_alone():
