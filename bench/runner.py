@@ -525,18 +525,11 @@ class Worker:
         if number != self._number:  # the chunk not begun yet: its first task warms up
             return 0, TaskState.WARMING, self._submitted_at
         position = index - self._returned_count
-        if position < 0:  # its result arrived after the state was read: the next one
+        if position < 0:  # between tasks: the last one it named came back, the next not begun
             return 0, TaskState.WARMING, time.monotonic()
         # no task of this chunk began before it was sent: a time before that is not this
         # chunk's (one spurious warm-up kill in about 300,000 runs was seen without this)
         return min(position, len(self.chunk) - 1), phase, max(since, self._submitted_at)
-
-    @property
-    def phase(self) -> str:
-        """``idle``, ``warming`` or ``solving``: what the worker does now."""
-        if not self.chunk:
-            return "idle"
-        return "solving" if self.running()[1] == TaskState.SOLVING else "warming"
 
     @property
     def deadline(self) -> float:
