@@ -69,7 +69,7 @@ from typing import Any
 from sudoku_compare import registry
 from sudoku_compare.budget import Budget
 from sudoku_compare.outcome import Outcome, Status
-from sudoku_compare.problems.parsing import parse_line
+from sudoku_compare.problems.parsing import parse_compact_lines, parse_line
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.verify import verify
 from sudoku_compare.vocabulary import StopReason
@@ -289,13 +289,16 @@ class _Progress:
 
 
 def _run_one(task: Task, warm: set[str], started: Any,
-             progress: _Progress | None = None) -> dict[str, Any]:
+             progress: _Progress | None = None, puzzle: Puzzle | None = None
+             ) -> dict[str, Any]:
     """One task, finished here: solved, timed, verified, in its stored form; ``started``
-    is called just before the solve (after any warm-up)."""
+    is called just before the solve (after any warm-up). ``puzzle`` is the task's puzzle
+    when its chunk decoded it already."""
     for mod in task.imports:
         importlib.import_module(mod)
     spec = registry.get(task.solver)
-    puzzle = task.puzzle_obj()
+    if puzzle is None:
+        puzzle = task.puzzle_obj()
     solver = spec.create(**task.params)
 
     def on_start() -> None:
@@ -351,11 +354,16 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
         number, chunk = message
         batch: list[tuple[str, dict[str, Any]]] = []
         sent_at = time.monotonic()
+        state.write(number, 0, TaskState.WARMING)
+        try:
+            puzzles = parse_compact_lines([task.puzzle for task in chunk])
+        except Exception:  # noqa: BLE001 - each run then parses its own and reports why
+            puzzles = [None] * len(chunk)
         for i, task in enumerate(chunk):
             state.write(number, i, TaskState.WARMING)
             try:
                 result = _run_one(task, warm, functools.partial(
-                    state.write, number, i, TaskState.SOLVING), progress)
+                    state.write, number, i, TaskState.SOLVING), progress, puzzles[i])
             except MemoryError:
                 result = {"status": "memout", "error": "MemoryError outside solve",
                           "stop_reason": "error"}

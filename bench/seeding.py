@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 #: canonical JSON of one value: sorted keys, no spaces, anything else as its str
@@ -59,9 +60,19 @@ class RunKeys:
         self._seed_head = f"[{_canonical(campaign_seed)},"
 
     def seed(self, puzzle: str, seed_index: int) -> int:
-        return _seed_of(_sha256(f"{self._seed_head}{_canonical(puzzle)},"
-                                f"{_canonical(seed_index)}]"))
+        return _seed_of(_sha256(f"{self._seed_head}{_text(puzzle)},{_text(seed_index)}]"))
 
     def run_id(self, puzzle: str, seed_index: int) -> str:
-        return _sha256(f"{self._id_head}{_canonical(puzzle)},{_canonical(seed_index)}"
+        return _sha256(f"{self._id_head}{_text(puzzle)},{_text(seed_index)}"
                        f"{self._id_tail}").hex()[:24]
+
+
+def _text(value: Any) -> str:
+    """:data:`_canonical` of one value, without the encoder's per-call set-up for the two
+    kinds a run's identity holds (a str, an int): json writes them exactly this way, and a
+    campaign encodes two of each per run, twice."""
+    if type(value) is str:
+        return encode_basestring_ascii(value)
+    if type(value) is int:
+        return int.__repr__(value)
+    return _canonical(value)

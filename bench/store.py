@@ -225,6 +225,14 @@ _COLUMN_KINDS = tuple((c, c in JSON_COLUMNS) for c in RUN_COLUMNS)
 _COLUMNS_SQL = ", ".join(RUN_COLUMNS)
 _MARKS_SQL = ", ".join("?" for _ in RUN_COLUMNS)
 _INSERT_NEW = f"INSERT OR IGNORE INTO runs ({_COLUMNS_SQL}) VALUES ({_MARKS_SQL})"
+_ATTEMPT = RUN_COLUMNS.index("attempt")
+
+
+def _values(row: dict[str, Any], attempt: int) -> list[Any]:
+    """A run row's values in table order, JSON columns as text, with its attempt number."""
+    values = [_json_text(row.get(c)) if is_json else row.get(c) for c, is_json in _COLUMN_KINDS]
+    values[_ATTEMPT] = attempt
+    return values
 
 #: columns added after version 1, with their SQL types: an older store gains them on open
 ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL")),
@@ -510,42 +518,40 @@ class Store:
     def add_runs(self, rows: Sequence[tuple[dict[str, Any], bool]]) -> list[int]:
         """Store finished runs ``(row, retry)`` in one transaction (as :meth:`add_run` each);
         return their attempt numbers. A campaign commits its runs this way every fraction
-        of a second: one commit per run cost about 40 us of the driver's time each."""
+        of a second: one commit per run cost about 40 us of the driver's time each, one
+        statement per run about 25 us; first attempts go in as one ``executemany``."""
         cols, marks = _COLUMNS_SQL, _MARKS_SQL
-        at = RUN_COLUMNS.index("attempt")
-        attempts = []
+        attempts = [1] * len(rows)
         try:
             with self.conn:  # one transaction: commit, or roll back on any error
-                for row, retry in rows:
-                    values = [_json_text(row.get(c)) if is_json else row.get(c)
-                              for c, is_json in _COLUMN_KINDS]
+                fresh = [i for i, (_, retry) in enumerate(rows) if not retry]
+                before = self.conn.total_changes
+                self.conn.executemany(_INSERT_NEW, [_values(rows[i][0], 1) for i in fresh])
+                if self.conn.total_changes - before < len(fresh):
+                    # some were stored before and kept: each says which attempt it is
+                    for i in fresh:
+                        attempts[i] = self._attempt(rows[i][0]["run_id"]) or 1
+                for i, (row, retry) in enumerate(rows):
                     if not retry:
-                        values[at] = 1
-                        cur = self.conn.execute(_INSERT_NEW, values)
-                        if cur.rowcount:
-                            attempts.append(1)
-                            continue
-                    prior = self.conn.execute(
-                        "SELECT COALESCE(attempt, 1) FROM runs WHERE run_id = ?",
-                        (row["run_id"],)).fetchone()
-                    if prior is None:
-                        values[at] = 1
-                        self.conn.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", values)
-                        attempts.append(1)
                         continue
-                    if not retry:
-                        attempts.append(int(prior[0]))
-                        continue
-                    values[at] = int(prior[0]) + 1
-                    self.conn.execute(f"INSERT OR REPLACE INTO run_attempts ({cols}) "
-                                      f"SELECT {cols} FROM runs WHERE run_id = ?",
-                                      (row["run_id"],))
+                    prior = self._attempt(row["run_id"])
+                    values = _values(row, 1 if prior is None else prior + 1)
+                    if prior is not None:
+                        self.conn.execute(f"INSERT OR REPLACE INTO run_attempts ({cols}) "
+                                          f"SELECT {cols} FROM runs WHERE run_id = ?",
+                                          (row["run_id"],))
                     self.conn.execute(f"INSERT OR REPLACE INTO runs ({cols}) VALUES ({marks})",
                                       values)
-                    attempts.append(values[at])
+                    attempts[i] = values[_ATTEMPT]
         except sqlite3.Error as exc:
             raise StoreWriteError(f"{self.path}: cannot store a finished run ({exc})") from exc
         return attempts
+
+    def _attempt(self, run_id: str) -> int | None:
+        """The attempt number of the stored run ``run_id``, or None if it is not stored."""
+        prior = self.conn.execute("SELECT COALESCE(attempt, 1) FROM runs WHERE run_id = ?",
+                                  (run_id,)).fetchone()
+        return None if prior is None else int(prior[0])
 
     # -- reading -------------------------------------------------------------------
     def finished_run_ids(self) -> set[str]:

@@ -28,12 +28,12 @@ exactly which character is wrong.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 from .alphabet import EMPTY_SYMBOLS
-from .compact import BOX_OF_CELLS, decode
+from .compact import BOX_OF_CELLS, decode, encode
 from .errors import PuzzleFormatError
 from .puzzle import LAYOUT, Puzzle, cell_value, line_symbols
 
@@ -65,6 +65,26 @@ _EOL_BYTES = re.compile(rb"\r\n?|\n")
 
 #: Cell tokens of one line with their 1-based columns.
 Cells = list[tuple[str, int]]
+
+
+def parse_compact_lines(texts: Sequence[str]) -> list[Puzzle | None]:
+    """Many compact one-line puzzles decoded together: one array pass per box size, about
+    2 us a line where :func:`parse_line` one by one takes about 30 us (a worker decodes its
+    chunk of runs this way). None stands where a text is not exactly a valid compact
+    puzzle, or shares a box size with one that is not: :func:`parse_line` reads those and
+    says why."""
+    out: list[Puzzle | None] = [None] * len(texts)
+    by_length: dict[int, list[int]] = {}
+    for i, text in enumerate(texts):
+        by_length.setdefault(len(text), []).append(i)
+    for length, where in by_length.items():
+        box = BOX_OF_CELLS.get(length)
+        grids = None if box is None else decode([texts[i] for i in where], box)
+        if grids is None:
+            continue
+        for i, values in zip(where, grids.tolist(), strict=True):
+            out[i] = Puzzle.trusted(box, tuple(values))
+    return out
 
 
 def parse_line(text: str, source: str = "<string>", line: int = 1) -> Puzzle:
@@ -254,9 +274,12 @@ class _Reader:
             for lineno, text, _ in lines:
                 self._emit([(lineno, _row_cells(text) or [])])
             return
-        start = len(self.puzzles)
-        self.puzzles.extend(Puzzle.trusted(box, tuple(cells), f"{self.source}:{start + i}")
-                            for i, cells in enumerate(grids.tolist()))
+        start, cells = len(self.puzzles), box ** 4
+        text = encode(grids)  # every line's to_line form, in one pass
+        self.puzzles.extend(
+            Puzzle.trusted(box, tuple(values), f"{self.source}:{start + i}",
+                           text[i * cells:(i + 1) * cells])
+            for i, values in enumerate(grids.tolist()))
 
     def end_block(self) -> None:
         """A blank line, a comment, a title or the end: no grid may stay open across it."""

@@ -182,15 +182,20 @@ class Puzzle:
                                 source or name or "<string>", name)
 
     @classmethod
-    def trusted(cls, box: int, cells: tuple[int, ...], name: str | None = None) -> Puzzle:
+    def trusted(cls, box: int, cells: tuple[int, ...], name: str | None = None,
+                line: str | None = None) -> Puzzle:
         """A puzzle from cells already checked (by :func:`.compact.decode`: in range, no
-        digit given twice), without checking them again: the fast path of a large file."""
+        digit given twice), without checking them again: the fast path of a large file.
+        ``line``, when given, is its :meth:`to_line` form, encoded with the whole block
+        (a campaign keeps every puzzle as its line: one by one, that cost 15 us each)."""
         puzzle = object.__new__(cls)
         puzzle.__dict__.update(box=box, cells=cells, name=name)  # frozen: no setattr
+        if line is not None:
+            puzzle.__dict__["_line"] = line  # not a field: equality and hash ignore it
         return puzzle
 
     def renamed(self, name: str | None) -> Puzzle:
-        return Puzzle.trusted(self.box, self.cells, name)
+        return Puzzle.trusted(self.box, self.cells, name, self.__dict__.get("_line"))
 
     @property
     def side(self) -> int:
@@ -235,6 +240,9 @@ class Puzzle:
 
     def to_line(self) -> str:
         """One-line form (see :func:`sudoku_compare.problems.formatting.format_line`)."""
+        line = self.__dict__.get("_line")
+        if line is not None:
+            return line
         from .formatting import format_line
 
         return format_line(self.cells, self.box)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sudoku_compare.bench.campaign import run_campaign
 from sudoku_compare.bench.executor import LocalProcessExecutor, _Pace
 from sudoku_compare.bench.runner import Task, TaskState
+from sudoku_compare.bench.seeding import RunKeys, derive_seed, run_id
 from sudoku_compare.bench.store import Store
 from sudoku_compare.budget import Budget
 from sudoku_compare.outcome import Outcome
@@ -24,7 +25,7 @@ from sudoku_compare.problems import compact
 from sudoku_compare.problems.checker import is_solution, violations
 from sudoku_compare.problems.errors import PuzzleFormatError
 from sudoku_compare.problems.formatting import format_line
-from sudoku_compare.problems.parsing import parse_file, parse_line, parse_text
+from sudoku_compare.problems.parsing import parse_compact_lines, parse_file, parse_line, parse_text
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import PuzzleRef
 
@@ -58,6 +59,45 @@ def test_any_line_gets_the_same_puzzle_or_the_same_error_either_way(line):
         except PuzzleFormatError as exc:
             return str(exc)
     assert read(parse_line) == read(lambda t: Puzzle.from_string(t))
+
+
+@settings(max_examples=100, deadline=None)
+@given(lines=st.lists(st.one_of(st.lists(st.booleans(), min_size=81, max_size=81).map(
+    lambda keep: _mask(SOLUTION, keep, ".")), st.text(alphabet="0123456789.x ", min_size=79,
+                                                     max_size=82)), max_size=8))
+def test_lines_decoded_together_are_the_puzzles_parse_line_reads(lines):
+    # a chunk's lines decoded at once: each the puzzle parse_line reads, or None where
+    # the block of its box size holds a line parse_line refuses
+    together = parse_compact_lines(lines)
+    assert len(together) == len(lines)
+    for line, puzzle in zip(lines, together, strict=True):
+        if puzzle is not None:
+            assert puzzle.cells == parse_line(line).cells and puzzle.box == 3
+    if all(len(line) == 81 for line in lines):
+        try:
+            expected = [parse_line(line).cells for line in lines]
+        except PuzzleFormatError:
+            assert all(p is None for p in together)
+        else:
+            assert [p.cells for p in together] == expected  # type: ignore[union-attr]
+
+
+def test_a_file_keeps_each_puzzle_line_as_to_line_writes_it(tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("\n".join([EASY, HARD.replace("0", "."), "." * 16]) + "\n")
+    for puzzle in parse_file(f):
+        assert puzzle.to_line() == format_line(puzzle.cells, puzzle.box)
+        assert puzzle.renamed("x").to_line() == puzzle.to_line()
+
+
+@settings(max_examples=200, deadline=None)
+@given(puzzle=st.text(max_size=90), seed_index=st.integers(0, 10**6),
+       params=st.dictionaries(st.text(max_size=5), st.integers() | st.floats(allow_nan=False)))
+def test_run_keys_give_the_ids_and_seeds_of_the_plain_digest(puzzle, seed_index, params):
+    keys = RunKeys("native.sa", params, {"max_seconds": 5.0}, 7)
+    assert keys.run_id(puzzle, seed_index) == run_id("native.sa", params, puzzle, seed_index,
+                                                     {"max_seconds": 5.0}, 7)
+    assert keys.seed(puzzle, seed_index) == derive_seed(7, puzzle, seed_index)
 
 
 def test_a_block_with_a_duplicate_is_refused_at_its_line_as_before():
@@ -198,4 +238,7 @@ def test_add_runs_is_one_transaction(tmp_path):
         assert store.add_runs(rows) == [1, 1]
         assert store.add_runs([rows[0]]) == [1]                      # stored once
         assert store.add_runs([(rows[0][0], True)]) == [2]           # a retry
+        # a batch of first attempts, one already stored: that one says its attempt
+        more = [({**base, "run_id": k}, False) for k in ("c", "a", "d")]
+        assert store.add_runs(more) == [1, 2, 1]
         assert store.outcome_counts("c") == [("s", "solved", 2)]
