@@ -230,20 +230,33 @@ class Plan:
                       "max_seconds": self.budget.max_seconds,
                       "max_evaluations": self.budget.max_evaluations}
             keys = RunKeys(name, p, b, self.campaign_seed)
-            occurrences: dict[str, int] = {}
-            for pset, index, line, box in self.puzzles:
-                if box not in spec.cls.boxes:
-                    continue
-                # A set may hold the same puzzle twice (easy51 does): the second copy is its
-                # own run, not a "finished" duplicate, so the run count matches the set.
-                occurrence = occurrences.get(line, 0)
-                occurrences[line] = occurrence + 1
-                identity = line if occurrence == 0 else f"{line}#{occurrence}"
-                for k in range(self.seeds):
-                    task = Task(name, line, self.budget, keys.seed(identity, k), p,
-                                self.imports, keys.run_id(identity, k),
-                                spec.cls.__module__)
-                    yield PlannedRun(task, shared, pset, index, k)
+            for pset, index, line, identity, k in self._identities(spec):
+                task = Task(name, line, self.budget, keys.seed(identity, k), p,
+                            self.imports, keys.run_id(identity, k), spec.cls.__module__)
+                yield PlannedRun(task, shared, pset, index, k)
+
+    def run_ids(self) -> Iterator[str]:
+        """The ids of :meth:`runs`, in the same order, without building the runs (what the
+        store records when the campaign starts: a third of the cost)."""
+        b = self.budget.to_dict()
+        for name, p in self.solvers:
+            keys = RunKeys(name, p, b, self.campaign_seed)
+            for *_, identity, k in self._identities(registry.get(name)):
+                yield keys.run_id(identity, k)
+
+    def _identities(self, spec: Any) -> Iterator[tuple[str, int | None, str, str, int]]:
+        """(puzzle set, index, line, identity, seed index) of one solver's runs."""
+        occurrences: dict[str, int] = {}
+        for pset, index, line, box in self.puzzles:
+            if box not in spec.cls.boxes:
+                continue
+            # A set may hold the same puzzle twice (easy51 does): the second copy is its
+            # own run, not a "finished" duplicate, so the run count matches the set.
+            occurrence = occurrences.get(line, 0)
+            occurrences[line] = occurrence + 1
+            identity = line if occurrence == 0 else f"{line}#{occurrence}"
+            for k in range(self.seeds):
+                yield pset, index, line, identity, k
 
 
 def plan(solvers: Sequence[SolverRef], puzzles: str | Sequence[Puzzle | str], seeds: int,
@@ -402,14 +415,22 @@ def run_campaigns(specs: Sequence[CampaignSpec], db: str | Path, workers: int = 
         raise InputError(f"--workers {workers}: must be at least 1")
     again = retry_statuses(retry)
     cap = check_memory(memory_mb) if executor is None else getattr(executor, "memory_mb", None)
-    planned = _plan_all(specs)
     own = executor is None
-    if own:  # started now: the workers import while the driver records the plan
-        # never more processes than runs (the resume count, known later, may trim more)
-        executor = LocalProcessExecutor(max(1, min(workers, sum(p.size for _, p, _ in planned))),
-                                        memory_mb=cap)
-        executor.start()
+    if own:
+        # As many workers as cores start now, so their imports (about 1.3 s each) overlap
+        # the plan; the rest once the plan says there are runs enough for them.
+        executor = LocalProcessExecutor(workers, memory_mb=cap)
+        executor.start(min(workers, os.cpu_count() or 1))
     try:
+        try:
+            planned = _plan_all(specs)
+        except BaseException:
+            if own:
+                executor.abort()  # bad input: no worker is owed a clean exit
+            raise
+        if own:
+            executor.trim(max(1, min(workers, sum(p.size for _, p, _ in planned))))
+            executor.start()
         return _run_campaigns(planned, db, workers, progress, executor, own, cap, again, summary)
     finally:
         if own:
@@ -443,7 +464,7 @@ def _run_campaigns(planned: list[tuple[CampaignSpec, Plan, str]], db: str | Path
         for spec, p, campaign_id in planned:
             store.add_campaign(campaign_id, stamp, spec.command or shlex.join(sys.argv),
                                {**p.config, "memory_mb": cap}, info, p.size,
-                               (r.task.key for r in p.runs()))
+                               p.run_ids())
         statuses = store.statuses()
         total = sum(p.size for _, p, _ in planned)
         todo_count = store.to_run([c for _, _, c in planned], again)

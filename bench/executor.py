@@ -146,6 +146,13 @@ class LocalProcessExecutor(Executor):
             w.close()
         self._pool = []
 
+    def abort(self) -> None:
+        """Kill every worker now, without waiting for a clean exit (the caller failed
+        before any run: a worker still importing would take a second to stop)."""
+        for w in self._pool:
+            w.kill()
+        self._pool = []
+
 
 def _worn_out(served: dict[tuple[int, str], int], worker: Worker, solver: str) -> bool:
     """Count a finished run; true when the solver's ``runs_per_worker`` says the worker

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_compare.bench import campaign as campaign_mod
+from sudoku_compare.bench import executor as executor_mod
 from sudoku_compare.bench.campaign import run_campaign
 from sudoku_compare.bench.cli import main
 from sudoku_compare.bench.executor import LocalProcessExecutor
@@ -303,17 +304,18 @@ def test_memory_mb_must_be_positive_and_enough_to_start_a_worker(tmp_path, capsy
 
 def test_workers_are_capped_at_the_number_of_runs_and_warned_above_the_cpus(
         tmp_path, monkeypatch, capsys):
-    started: list[int] = []
-    real = campaign_mod.LocalProcessExecutor
+    started: list[object] = []
+    real = executor_mod.Worker
 
-    def counting(n, **kw):
-        started.append(n)
-        return real(n, **kw)
+    def counting(**kw):
+        started.append(kw)
+        return real(**kw)
 
-    monkeypatch.setattr(campaign_mod, "LocalProcessExecutor", counting)
+    # one worker per CPU starts before the plan, the rest only up to the number of runs
+    monkeypatch.setattr(executor_mod, "Worker", counting)
     monkeypatch.setattr(campaign_mod.os, "cpu_count", lambda: 1)
     assert _run(tmp_path / "w.db", "--workers", "1000", "--seeds", "2") == 0
-    assert started == [2]
+    assert len(started) == 2
     assert "warning: 2 workers on 1 CPUs" in capsys.readouterr().err
 
 
