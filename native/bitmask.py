@@ -134,7 +134,7 @@ class BitmaskSolver(WarmOnEmptyGrid, Solver):
         # The 9x9 path of solve() only: an empty grid needs guesses, so the clock read
         # (objmode, slow the first time) runs too. Other sizes are warmed by warmup_for,
         # the batch kernels by their caller (perf batch); loading all four kernels here
-        # cost each campaign worker about 0.3 s before its first run.
+        # cost each campaign worker about 0.1 s more before its first run.
         self.warmup_for(Puzzle(3, (0,) * 81))
 
     def solve_batch(self, puzzles: Sequence[Puzzle] | np.ndarray, max_guesses: int = 0
