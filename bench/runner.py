@@ -296,7 +296,7 @@ def _run_one(task: Task, warm: set[str], started: Any,
     when its chunk decoded it already."""
     for mod in task.imports:
         importlib.import_module(mod)
-    spec = registry.get(task.solver)
+    spec = registry.get_from(task.solver, task.unit)
     if puzzle is None:
         puzzle = task.puzzle_obj()
     solver = spec.create(**task.params)
@@ -349,8 +349,8 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
         progress = None
     warm: set[str] = set()
     try:
-        registry.load()  # now, while the driver still plans, not at the first task
-    except Exception:  # noqa: BLE001 - a broken plug-in is reported by the run that needs it
+        _load_checker()  # now, while the driver still plans, not at the first task
+    except Exception:  # noqa: BLE001 - the first run's own check then says what is wrong
         pass
     while True:
         try:
@@ -385,6 +385,15 @@ def worker_main(tasks: Connection, memory_mb: int | None, silence: bool,
                 batch, sent_at = [], now
 
 
+def _load_checker() -> None:
+    """Load what every run needs, whichever its solver: numba's compiled-code machinery and
+    the independent checker's kernel (one check of a solved 4x4 grid). The solver's own
+    module is imported by its first task (:func:`registry.get_from`), not every solver's."""
+    from sudoku_compare.problems.checker import is_solution
+
+    is_solution(Puzzle(2, (0,) * 16), [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
+
+
 def finish(task: Task, out: Outcome, puzzle: Puzzle | None = None) -> Outcome:
     """What the bench adds to an outcome: versions, the checker's verdict, ``solved-late``
     past ``max_seconds``, evaluations that are unknown rather than 0, a stop reason.
@@ -394,7 +403,7 @@ def finish(task: Task, out: Outcome, puzzle: Puzzle | None = None) -> Outcome:
     the driver calls it on the outcomes it makes itself (a killed or dead worker)."""
     if not out.versions:
         try:
-            out.versions = versions_of(registry.get(task.solver))
+            out.versions = versions_of(registry.get_from(task.solver, task.unit))
         except Exception:  # noqa: BLE001 - an unknown solver still gets python/numpy
             out.versions = versions_of(None)
     out = verify(puzzle if puzzle is not None else task.puzzle_obj(), out)

@@ -240,7 +240,7 @@ def split_variant(name: str) -> tuple[str, list[str]]:
 @lru_cache(maxsize=4096)
 def _variant(name: str) -> SolverSpec:
     base, items = split_variant(name)
-    spec = get(base)
+    spec = _REGISTRY.get(base) or get(base)  # registered already: no need to load the rest
     try:
         settings = parse_params(spec.cls.Params, items, base)
     except InputError as exc:
@@ -259,6 +259,24 @@ def get(name: str) -> SolverSpec:
         known = ", ".join(sorted(reg))
         raise InputError(f"unknown solver {name!r}; known solvers: {known}")
     return reg[name]
+
+
+def get_from(name: str, module: str) -> SolverSpec:
+    """:func:`get`, but when importing ``module`` (the solver's own) registers the solver,
+    nothing else is imported: a campaign worker's start skips the other solver modules and
+    the entry points (about 0.2 s of its start-up). Anything else goes through :func:`get`.
+    """
+    base, _ = split_variant(name)
+    if not _LOADED and base not in _REGISTRY and module:
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - get() below loads everything and says why
+            pass
+    if _LOADED or base not in _REGISTRY:
+        return get(name)
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    return _variant(name)
 
 
 def create(name: str, **overrides: Any) -> Solver:

@@ -8,6 +8,9 @@ store written in small transactions, and rows read back from SQLite on demand.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -23,7 +26,7 @@ from sudoku_compare.budget import Budget
 from sudoku_compare.outcome import Outcome
 from sudoku_compare.problems import compact
 from sudoku_compare.problems.checker import is_solution, violations
-from sudoku_compare.problems.errors import PuzzleFormatError
+from sudoku_compare.problems.errors import InputError, PuzzleFormatError
 from sudoku_compare.problems.formatting import format_line
 from sudoku_compare.problems.parsing import parse_compact_lines, parse_file, parse_line, parse_text
 from sudoku_compare.problems.puzzle import Puzzle
@@ -242,3 +245,28 @@ def test_add_runs_is_one_transaction(tmp_path):
         more = [({**base, "run_id": k}, False) for k in ("c", "a", "d")]
         assert store.add_runs(more) == [1, 2, 1]
         assert store.outcome_counts("c") == [("s", "solved", 2)]
+
+
+def test_a_worker_imports_only_its_solvers_module_and_gets_the_same_spec():
+    # registry.get_from: what a campaign worker uses, so its start skips every other module
+    code = (
+        "import sys\n"
+        "from sudoku_compare import registry\n"
+        "spec = registry.get_from('native.bitmask[max_guesses=5]', "
+        "'sudoku_compare.native.bitmask')\n"
+        "print(spec.name, spec.defaults, registry._LOADED, "
+        "'sudoku_compare.native.annealing' in sys.modules)\n"
+        "print(registry.get('native.bitmask[max_guesses=5]') is spec)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=tempfile.gettempdir())
+    first, second = done.stdout.strip().splitlines()
+    assert first == "native.bitmask[max_guesses=5] {'max_guesses': 5} False False"
+    assert second == "True"  # the full registry, loaded later, gives the same spec
+
+
+def test_get_from_falls_back_to_the_whole_registry():
+    from sudoku_compare import registry
+
+    assert registry.get_from("native.sa", "no.such.module") is registry.get("native.sa")
+    with pytest.raises(InputError, match="unknown solver"):
+        registry.get_from("native.nope", "sudoku_compare.native.bitmask")
