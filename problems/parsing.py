@@ -70,9 +70,9 @@ Cells = list[tuple[str, int]]
 def parse_compact_lines(texts: Sequence[str]) -> list[Puzzle | None]:
     """Many compact one-line puzzles decoded together: one array pass per box size, about
     a tenth of the time of :func:`parse_line` one by one (4 against 42 us a 9x9 line in a
-    chunk of 256; a worker decodes its chunk of runs this way). None stands where a text is not exactly a valid compact
-    puzzle, or shares a box size with one that is not: :func:`parse_line` reads those and
-    says why."""
+    chunk of 256; a worker decodes its chunk of runs this way). None stands where a text
+    is not exactly a valid compact puzzle, or shares a box size with one that is not:
+    :func:`parse_line` reads those and says why."""
     out: list[Puzzle | None] = [None] * len(texts)
     by_length: dict[int, list[int]] = {}
     for i, text in enumerate(texts):
