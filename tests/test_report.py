@@ -424,7 +424,8 @@ def test_a_report_reads_compact_rows_of_its_columns_and_csv_streams_every_column
 
     from sudoku_compare.bench.reporting.report import build_summary, write_csv
     from sudoku_compare.bench.reporting.summary import REPORT_COLUMNS, load_db
-    from sudoku_compare.bench.store import RUN_COLUMNS, StoredRun
+    from sudoku_compare.bench.run_table import RunView
+    from sudoku_compare.bench.store import RUN_COLUMNS
 
     db = make_db(tmp_path / "f.db")
     runs, _ = load_db(db)
@@ -434,7 +435,7 @@ def test_a_report_reads_compact_rows_of_its_columns_and_csv_streams_every_column
             next(store.iter_runs(columns=["solver", "nope"]))
     assert len(runs) == len(full) == len(RUNS)
     for compact, whole in zip(runs, full, strict=True):
-        assert isinstance(compact, StoredRun) and list(compact) == list(REPORT_COLUMNS)
+        assert isinstance(compact, RunView) and list(compact) == list(REPORT_COLUMNS)
         assert dict(compact) == {c: whole[c] for c in REPORT_COLUMNS}
         assert compact.get("run_id") is None and "run_id" not in compact
         with pytest.raises(KeyError):

@@ -243,6 +243,24 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in text).strip("-") or "set"
 
 
+#: an ECDF curve is drawn through at most this many of its steps (a figure is 700 pixels
+#: wide: more points change nothing drawn, but a 100,000-run curve held them all in memory)
+ECDF_STEPS = 2_000
+
+
+def ecdf_steps(values: np.ndarray, n: int, cap: int = ECDF_STEPS) -> tuple[np.ndarray,
+                                                                           np.ndarray]:
+    """(x, y) of the step curve of sorted ``values`` over ``n`` runs, through at most
+    ``cap`` + 1 of its steps: the ranks kept are evenly spaced and include the first and
+    the last, so the curve is off by at most 1/``cap`` of the runs between two of them."""
+    ranks = np.arange(values.size)
+    if values.size > cap:
+        ranks = np.unique(np.linspace(0, values.size - 1, cap).round().astype(np.int64))
+    xs = np.concatenate([values[ranks], values[-1:]])
+    ys = np.concatenate([ranks + 1, [values.size]]) / n
+    return xs, ys
+
+
 def ecdf(runs: list[Run], measure: Callable[[Run], float], path: Path, xlabel: str,
          title: str, floor: float, styles: dict[str, dict] | None = None) -> int | None:
     """Write one runtime ECDF; its legend entry count, or None (nothing written) when no
@@ -260,8 +278,7 @@ def ecdf(runs: list[Run], measure: Callable[[Run], float], path: Path, xlabel: s
         n = len(s.runs)
         st = _style(s.solver, s.origin, styles)
         if values.size:
-            xs = np.concatenate([values, values[-1:]])
-            ys = np.arange(1, values.size + 2).clip(max=values.size) / n
+            xs, ys = ecdf_steps(values, n)
             ax.step(xs, ys, where="post", label=f"{s.solver} ({values.size}/{n})", **st)
         else:
             ax.plot([], [], label=f"{s.solver} (0/{n})", **st)
@@ -495,8 +512,11 @@ def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str,
         budget = _main_work_budget(fam_runs)
         if budget is not None:
             work = [r for r in fam_runs if r.get("max_evaluations") == budget]
-            out_of_view = sorted({r["solver"] for r in work if withheld_reason(
-                [x for x in work if x["solver"] == r["solver"]], EQUAL_WORK)})
+            by_solver: dict[str, list[Run]] = defaultdict(list)
+            for r in work:
+                by_solver[r["solver"]].append(r)
+            out_of_view = sorted(n for n, rs in by_solver.items()
+                                 if withheld_reason(rs, EQUAL_WORK))
             drawn = [r for r in work if r["solver"] not in out_of_view]
             if drawn:
                 note = (f" Left out (runs stopped by the clock, stop reason unknown, or no "
@@ -537,9 +557,11 @@ def write_figures(runs: list[Run], figure_dir: Path, link_prefix: str,
                     lambda p, vr=vr, label=label, view=view: convergence(
                         vr, p, f"Best energy vs evaluations — {label}, {view.replace('-', ' ')}",
                         styles))
-    for view, vr in (("equal-time", _timed(runs)),
+    timed = _timed(runs)
+    timed_ids = {id(r) for r in timed}  # identity: equal rows of two runs are still two runs
+    for view, vr in (("equal-time", timed),
                      ("equal-work", [r for r in runs if r.get("max_evaluations") is not None
-                                     and r not in _timed(runs)])):
+                                     and id(r) not in timed_ids])):
         if not vr:
             continue
         add("success", f"success-by-difficulty-{view}",

@@ -70,8 +70,9 @@ def _open_store(db: str | Path):
 def load_db(db: str | Path) -> tuple[list[Run], list[dict[str, Any]]]:
     """(runs, campaigns) of a store, or :class:`InputError` naming what is wrong with it.
 
-    The runs are the store's compact read-only rows of :data:`REPORT_COLUMNS` (about 0.5 KB
-    a run of a fast solver held, against 1.5 KB as full dicts)."""
+    The runs are read-only views over the store's :data:`REPORT_COLUMNS`, read from SQLite
+    in chunks into columns (about 0.25 KB a run of a fast solver held, against 1.5 KB as
+    full dicts; see :mod:`sudoku_compare.bench.run_table`)."""
     try:
         with _open_store(db) as store:
             runs = store.read_only_runs(REPORT_COLUMNS)
