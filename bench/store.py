@@ -618,9 +618,10 @@ class Store:
 
     def read_only_runs(self, columns: Sequence[str]) -> list[RunView]:
         """Every run's ``columns`` (in :meth:`iter_runs` order) as read-only
-        :class:`RunView` s over one column table, streamed from SQLite in chunks into columns: what a report
-        reads, at about 0.2 KB a run of native.bitmask held (0.42 KB as one tuple a run,
-        1.5 KB as a dict); a column this store lacks reads as None."""
+        :class:`RunView` s over one column table, read from SQLite in chunks: what a
+        report holds, about 0.17 KB a run of native.bitmask plus the text of a stochastic
+        run's trace (a bitmask run took 0.42 KB as a tuple, 1.5 KB as a dict); a column
+        this store lacks reads as None."""
         unknown = sorted(set(columns) - set(RUN_COLUMNS))
         if unknown:
             raise ValueError(f"not run columns: {', '.join(unknown)}")

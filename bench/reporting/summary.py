@@ -71,7 +71,7 @@ def load_db(db: str | Path) -> tuple[list[Run], list[dict[str, Any]]]:
     """(runs, campaigns) of a store, or :class:`InputError` naming what is wrong with it.
 
     The runs are read-only views over the store's :data:`REPORT_COLUMNS`, read from SQLite
-    in chunks into columns (about 0.25 KB a run of a fast solver held, against 1.5 KB as
+    in chunks into columns (about 0.17 KB a run of a fast solver held, against 1.5 KB as
     full dicts; see :mod:`sudoku_compare.bench.run_table`)."""
     try:
         with _open_store(db) as store:
