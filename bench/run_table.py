@@ -75,8 +75,9 @@ class _Coded:
         self.codes = _widened(self.codes, len(values))
         self.codes.extend(map(index.__getitem__, column))
 
-    def done(self) -> None:
+    def done(self) -> _Coded:
         self._index = {}
+        return self
 
     def at(self, i: int) -> Any:
         return self.values[self.codes[i]]
@@ -110,8 +111,9 @@ class _Json:
         self.codes = _widened(self.codes, max(len(values), len(texts)))
         self.codes.extend(codes)
 
-    def done(self) -> None:
+    def done(self) -> _Json:
         self._index = {}
+        return self
 
     def at(self, i: int) -> Any:
         code = self.codes[i]
@@ -156,13 +158,16 @@ class _Numbers:
         self.numbers.extend([v if k == _FLOAT or k == _INT else 0.0
                              for k, v in zip(kinds, column, strict=True)])
 
-    def done(self) -> None:
-        if self.coded is not None:
-            self.coded.done()
+    def done(self) -> _Coded | _Numbers:
+        """The column to read: a coded one of the plain numbers while it stayed coded."""
+        coded = self.coded
+        if coded is None:
+            return self
+        coded.done()
+        coded.values = [key[1] for key in coded.values]
+        return coded
 
     def at(self, i: int) -> Any:
-        if self.coded is not None:
-            return self.coded.at(i)[1]
         kind = self.kinds[i]
         if kind == _FLOAT:
             return self.numbers[i]
@@ -219,9 +224,8 @@ class RunTable:
         self.rows.extend(RunView(self, i) for i in range(start, start + len(rows)))
 
     def done(self) -> None:
-        """Drop the look-up tables the reading needed."""
-        for col in self.columns.values():
-            col.done()
+        """Drop the look-up tables the reading needed; each column takes its reading form."""
+        self.columns = {name: col.done() for name, col in self.columns.items()}
 
 
 def read_table(conn: sqlite3.Connection, names: Sequence[str], query: str,
