@@ -102,6 +102,7 @@ class _Json:
             code = index.get(raw)
             if code is None:
                 if isinstance(raw, str) and len(raw) > SHARE_JSON_UP_TO:
+                    json.loads(raw)  # read once now, so a bad text fails the read, not a figure
                     texts.append(raw)
                     code = -len(texts)
                 else:
@@ -176,6 +177,10 @@ class _Numbers:
         return None if kind == _NONE else self.other[i]
 
 
+class StoredValueError(ValueError):
+    """A stored value its column cannot hold (a JSON column's text that is not JSON)."""
+
+
 class RunView(Mapping[str, Any]):
     """One stored run, read-only, as a mapping over its row of a :class:`RunTable`; a
     column the read did not select reads as missing."""
@@ -218,8 +223,12 @@ class RunTable:
 
     def extend(self, rows: list[tuple]) -> None:
         """File a chunk of rows (tuples in column order)."""
-        for col, values in zip(self.columns.values(), zip(*rows, strict=True), strict=True):
-            col.extend(values)
+        for (name, col), values in zip(self.columns.items(), zip(*rows, strict=True),
+                                       strict=True):
+            try:
+                col.extend(values)
+            except (ValueError, TypeError) as exc:  # JSON that is not, a blob for a text
+                raise StoredValueError(f"a stored run's {name} cannot be read ({exc})") from None
         start = len(self.rows)
         self.rows.extend(RunView(self, i) for i in range(start, start + len(rows)))
 

@@ -139,3 +139,19 @@ def test_the_figures_do_work_linear_in_the_runs(tmp_path, monkeypatch):
         figures.write_figures(rows(n), tmp_path / f"f{n}", f"f{n}", [])
         counts.append(calls["n"])
     assert counts[0] > 0 and counts[1] <= 5 * counts[0]
+
+
+@pytest.mark.parametrize("column, text", [("counters", "{bad"), ("trace", "[[1, 2, 3]" * 10)])
+def test_a_stored_json_text_that_is_not_json_is_one_line_and_exit_2(tmp_path, capsys, column,
+                                                                     text):
+    from sudoku_compare.bench.cli import main
+
+    from .test_report import make_db
+
+    db = make_db(tmp_path / "f.db")
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE runs SET {column} = ? WHERE rowid = 2", (text,))
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "r.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"a stored run's {column} cannot be read" in err[0]
+    assert not (tmp_path / "r.md").exists()

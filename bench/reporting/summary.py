@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from sudoku_compare.bench.run_table import StoredValueError
 from sudoku_compare.outcome import Status
 from sudoku_compare.problems.errors import InputError
 from sudoku_compare.vocabulary import EXACT_FAMILIES, FAMILIES, StopReason
@@ -79,6 +80,8 @@ def load_db(db: str | Path) -> tuple[list[Run], list[dict[str, Any]]]:
             campaigns = store.campaigns()
     except sqlite3.DatabaseError as exc:
         raise InputError(f"{db}: not a sudoku-compare database ({exc})") from None
+    except StoredValueError as exc:
+        raise InputError(f"{db}: {exc}") from None
     if not runs:
         raise InputError(f"{db}: the database holds no runs")
     return runs, campaigns
