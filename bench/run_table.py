@@ -36,6 +36,8 @@ SHARE_JSON_UP_TO = 64
 CODED_NUMBERS_UP_TO = 4096
 
 _NONE, _INT, _FLOAT, _OTHER = 0, 1, 2, 3
+#: what SQLite hands back for a number or a missing one
+_NUMBER_TYPES = frozenset({int, float, type(None)})
 #: ints a double holds exactly; a larger one is kept as it is
 _EXACT_INT = 2 ** 53
 
@@ -124,7 +126,8 @@ class _Json:
 class _Numbers:
     """A column of numbers: coded like :class:`_Coded` while its distinct values are few
     (keyed by type too: 1, 1.0 and True stay apart), then packed at 9 bytes a run (the
-    value as a double and its kind: None, int or float; anything else kept aside)."""
+    value as a double and its kind: None, int or float; an int too large for a double
+    kept aside); any other value is refused."""
 
     __slots__ = ("coded", "numbers", "kinds", "other")
 
@@ -135,6 +138,9 @@ class _Numbers:
         self.other: dict[int, Any] = {}
 
     def extend(self, column: tuple) -> None:
+        wrong = [v for v in column if v.__class__ not in _NUMBER_TYPES]
+        if wrong:  # a text or blob where the writer stores numbers: a store edited by hand
+            raise ValueError(f"{wrong[0]!r} where a number belongs")
         coded = self.coded
         if coded is not None:
             coded.extend(tuple(map(_number_key, column)))
@@ -152,7 +158,7 @@ class _Numbers:
                 kinds.append(_INT)
             elif v is None:
                 kinds.append(_NONE)
-            else:
+            else:  # an int beyond a double's exact range
                 kinds.append(_OTHER)
                 self.other[start + k] = v
         self.kinds.extend(kinds)
@@ -227,7 +233,7 @@ class RunTable:
                                        strict=True):
             try:
                 col.extend(values)
-            except (ValueError, TypeError) as exc:  # JSON that is not, a blob for a text
+            except (ValueError, TypeError) as exc:  # JSON that is not, a text for a number
                 raise StoredValueError(f"a stored run's {name} cannot be read ({exc})") from None
         start = len(self.rows)
         self.rows.extend(RunView(self, i) for i in range(start, start + len(rows)))
