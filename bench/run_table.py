@@ -27,6 +27,10 @@ NUMBER_COLUMNS = frozenset({
     "evaluations", "iterations", "restarts", "best_energy", "schedule_fraction", "attempt",
     "memory_mb"})
 
+#: what a JSON column's values decode to (the analyses read counters.items(), trace rows)
+JSON_SHAPES = {"params": dict, "counters": dict, "extra": dict, "versions": dict,
+               "trace": list, "violations": list}
+
 #: JSON texts up to this length repeat across runs (counters, parameters, an empty trace):
 #: decoded once and shared; longer ones are kept as text and decoded on each read
 SHARE_JSON_UP_TO = 64
@@ -89,9 +93,10 @@ class _Json:
     """A JSON column: short texts coded to one shared decoded value, long ones kept as text
     (a code below zero) and decoded when read, so a trace costs its text, not its lists."""
 
-    __slots__ = ("codes", "values", "texts", "_index")
+    __slots__ = ("codes", "values", "texts", "_index", "_shape")
 
-    def __init__(self) -> None:
+    def __init__(self, shape: type) -> None:
+        self._shape = shape
         self.codes = array("h")
         self.values: list[Any] = []
         self.texts: list[str] = []
@@ -103,16 +108,22 @@ class _Json:
         for raw in column:
             code = index.get(raw)
             if code is None:
+                value = self._checked(json.loads(raw)) if raw else raw
                 if isinstance(raw, str) and len(raw) > SHARE_JSON_UP_TO:
-                    json.loads(raw)  # read once now, so a bad text fails the read, not a figure
-                    texts.append(raw)
+                    texts.append(raw)  # read once now, so a bad text fails here, not a figure
                     code = -len(texts)
                 else:
                     code = index[raw] = len(values)
-                    values.append(json.loads(raw) if raw else raw)
+                    values.append(value)
             codes.append(code)
         self.codes = _widened(self.codes, max(len(values), len(texts)))
         self.codes.extend(codes)
+
+    def _checked(self, value: Any) -> Any:
+        if not isinstance(value, self._shape):
+            raise ValueError(f"a JSON {type(value).__name__} where a {self._shape.__name__} "
+                             "belongs")
+        return value
 
     def done(self) -> _Json:
         self._index = {}
@@ -223,8 +234,8 @@ class RunTable:
 
     def __init__(self, names: Sequence[str], json_columns: frozenset[str]) -> None:
         self.columns: dict[str, _Coded | _Json | _Numbers] = {
-            c: _Numbers() if c in NUMBER_COLUMNS else _Json() if c in json_columns
-            else _Coded() for c in names}
+            c: _Numbers() if c in NUMBER_COLUMNS else _Json(JSON_SHAPES.get(c, object))
+            if c in json_columns else _Coded() for c in names}
         self.rows: list[RunView] = []
 
     def extend(self, rows: list[tuple]) -> None:

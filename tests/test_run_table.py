@@ -21,10 +21,10 @@ JSON = frozenset({"trace"})
 #: what a number column can hold: a missing value, an int beyond a double's range, a float
 numbers = st.one_of(st.none(), st.integers(-2 ** 62, 2 ** 62), st.floats(allow_nan=False))
 texts = st.one_of(st.none(), st.text(max_size=10))
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
-                           lambda c: st.lists(c, max_size=4)
-                           | st.dictionaries(st.text(max_size=4), c, max_size=3),
-                           max_leaves=30)
+json_values = st.lists(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=4), c, max_size=3),
+    max_leaves=30), max_size=6)  # a trace: a list of anything JSON
 
 
 def _table(rows: list[tuple]) -> sqlite3.Connection:
@@ -85,9 +85,9 @@ def test_columns_change_form_past_their_thresholds_and_keep_every_value(monkeypa
 
 
 def test_a_view_is_a_read_only_mapping_of_the_selected_columns():
-    views = _read(_table([("native.bitmask", 1.5, "{}")]))
+    views = _read(_table([("native.bitmask", 1.5, "[]")]))
     v = views[0]
-    assert dict(v) == {"solver": "native.bitmask", "elapsed_s": 1.5, "trace": {}}
+    assert dict(v) == {"solver": "native.bitmask", "elapsed_s": 1.5, "trace": []}
     assert v.get("grid") is None and v.get("grid", 7) == 7 and "grid" not in v
     with pytest.raises(KeyError):
         v["grid"]
@@ -143,11 +143,12 @@ def test_the_figures_do_work_linear_in_the_runs(tmp_path, monkeypatch):
 def test_a_text_in_a_number_column_is_refused_naming_the_column():
     with pytest.raises(run_table.StoredValueError, match="elapsed_s cannot be read .'abc' "
                                                          "where a number belongs"):
-        _read(_table([("a", 1.0, "{}"), ("b", "abc", "{}")]))
+        _read(_table([("a", 1.0, "[]"), ("b", "abc", "[]")]))
 
 
 @pytest.mark.parametrize("column, text", [("counters", "{bad"), ("trace", "[[1, 2, 3]" * 10),
-                                          ("elapsed_s", "abc"), ("seed_index", "q")])
+                                          ("elapsed_s", "abc"), ("seed_index", "q"),
+                                          ("counters", "[1, 2]"), ("trace", '{"a": 1}')])
 def test_a_stored_json_text_that_is_not_json_is_one_line_and_exit_2(tmp_path, capsys, column,
                                                                      text):
     from sudoku_compare.bench.cli import main
