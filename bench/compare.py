@@ -73,6 +73,7 @@ from .reporting.verdicts import (
     pairs_for,
     view_of,
 )
+from .run_table import StoredValueError
 from .store import Store
 
 #: the shipped sets the default exact lane draws from (round-robin, so each round mixes them)
@@ -445,7 +446,10 @@ def _stored(db: str | Path) -> list[Run]:
     if not Path(db).exists():
         return []
     with Store(db, readonly=True) as store:
-        return store.read_only_runs(REPORT_COLUMNS)
+        try:
+            return store.read_only_runs(REPORT_COLUMNS)
+        except StoredValueError as exc:
+            raise InputError(f"{db}: {exc}") from None
 
 
 def _open_solvers(p: RacePlan, lane: Lane) -> list[str]:
