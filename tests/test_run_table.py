@@ -162,3 +162,19 @@ def test_a_stored_json_text_that_is_not_json_is_one_line_and_exit_2(tmp_path, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"a stored run's {column} cannot be read" in err[0]
     assert not (tmp_path / "r.md").exists()
+
+
+def test_an_ecdf_curve_keeps_every_step_below_the_cap_and_its_ends_above_it():
+    import numpy as np
+
+    from sudoku_compare.bench.reporting.figures import ecdf_steps
+
+    values = np.sort(np.random.default_rng(0).random(50))
+    xs, ys = ecdf_steps(values, 60)
+    assert np.array_equal(xs, np.concatenate([values, values[-1:]]))
+    assert np.array_equal(ys, np.arange(1, 52).clip(max=50) / 60)
+    many = np.sort(np.random.default_rng(1).random(10_000))
+    xs, ys = ecdf_steps(many, 10_000, cap=100)
+    assert len(xs) <= 101 and xs[0] == many[0] and xs[-1] == many[-1] and ys[-1] == 1.0
+    exact = np.searchsorted(many, xs, side="right") / 10_000  # the true ECDF at each x
+    assert np.array_equal(ys[:-1], exact[:-1]) and np.all(np.diff(ys) <= 1 / 99 + 1e-12)

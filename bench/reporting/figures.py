@@ -252,7 +252,7 @@ def ecdf_steps(values: np.ndarray, n: int, cap: int = ECDF_STEPS) -> tuple[np.nd
                                                                            np.ndarray]:
     """(x, y) of the step curve of sorted ``values`` over ``n`` runs, through at most
     ``cap`` + 1 of its steps: the ranks kept are evenly spaced and include the first and
-    the last, so the curve is off by at most 1/``cap`` of the runs between two of them."""
+    the last, so the curve is off by at most 1/(``cap`` - 1) of the runs between two of them."""
     ranks = np.arange(values.size)
     if values.size > cap:
         ranks = np.unique(np.linspace(0, values.size - 1, cap).round().astype(np.int64))
