@@ -21,13 +21,14 @@ from typing import Any
 #: rows fetched from SQLite at a time: the only rows held as tuples
 CHUNK = 4096
 
-#: columns that hold numbers (SQLite may still hand back another type: kept as it is)
+#: columns that hold numbers (any other value found there is refused)
 NUMBER_COLUMNS = frozenset({
     "puzzle_index", "seed", "seed_index", "max_seconds", "max_evaluations", "elapsed_s",
     "evaluations", "iterations", "restarts", "best_energy", "schedule_fraction", "attempt",
     "memory_mb"})
 
-#: what a JSON column's values decode to (the analyses read counters.items(), trace rows)
+#: what a JSON column's values decode to (the analyses read counters.items(), trace rows);
+#: the store's JSON columns, every one
 JSON_SHAPES = {"params": dict, "counters": dict, "extra": dict, "versions": dict,
                "trace": list, "violations": list}
 

@@ -2,8 +2,8 @@
 
 A :class:`Worker` is a child process (a fresh interpreter: forking a parent that holds numba
 or OpenMP threads is unsafe) that imports each solver's module at its first task and warms
-each solver up once (imports, JIT compilation), outside the measured time. A worker takes a chunk of tasks in
-one message and runs them one after the other. Before each it writes, in a few bytes of
+each solver up once (imports, JIT compilation), outside the measured time. A worker takes a
+chunk of tasks in one message and runs them one after the other. Before each it writes, in a few bytes of
 memory it shares with the driver (:class:`TaskState`), which task of which chunk it is on,
 whether it is warming up or solving, and since when; the driver reads them to hold every
 run to its own hard deadline (max_seconds plus a grace, from the start of the solve, not of

@@ -155,22 +155,14 @@ def _json_text(value: Any) -> Any:
 _RECENT_JSON: dict[tuple, str] = {}
 
 
-#: JSON texts up to this length are shared between read-only rows
-SHARE_JSON_UP_TO = 64
-
-
 class _SharedDecoder:
-    """Decodes rows of one read so that equal values are one object: a report of 100,000
-    runs holds each solver name, puzzle line and parameter set once, not 100,000 times
-    (about 3.0 KB a run decoded alone, measured, against less than half that shared)."""
+    """Decodes rows of one read so that equal values are one object: each solver name,
+    puzzle line and parameter set of a read held once, not once a run (about 3.0 KB a run
+    decoded alone, measured, against less than half that shared)."""
 
-    def __init__(self, read_only: bool = False) -> None:
+    def __init__(self) -> None:
         self.text: dict[str, str] = {}
         self.json: dict[str, Any] = {}
-        #: rows nobody will modify may share every short JSON value too (a run's counters,
-        #: an empty trace: a few distinct texts over a whole campaign of a fast solver);
-        #: long ones (traces of stochastic runs) are unique and decoded each
-        self.share_up_to = SHARE_JSON_UP_TO if read_only else 0
 
     def __call__(self, d: dict[str, Any]) -> dict[str, Any]:
         for col in SHARED_TEXT:
@@ -181,7 +173,7 @@ class _SharedDecoder:
             raw = d.get(col)
             if not raw:
                 continue
-            if col in SHARED_JSON or len(raw) <= self.share_up_to:
+            if col in SHARED_JSON:
                 value = self.json.get(raw)
                 if value is None:
                     value = self.json[raw] = json.loads(raw)
@@ -222,6 +214,9 @@ def _values(row: dict[str, Any], attempt: int) -> list[Any]:
     values = [_json_text(row.get(c)) if is_json else row.get(c) for c, is_json in _COLUMN_KINDS]
     values[_ATTEMPT] = attempt
     return values
+
+#: the order every read of runs gives them in
+_RUN_ORDER = " ORDER BY solver, puzzle_set, puzzle_index, seed_index"
 
 #: columns added after version 1, with their SQL types: an older store gains them on open
 ADDED_COLUMNS = {2: (("stop_reason", "TEXT"), ("schedule_fraction", "REAL")),
@@ -587,23 +582,22 @@ class Store:
         share is stored once, under the first)."""
         return list(self.iter_runs(campaign_id, planned_by=planned_by))
 
-    def iter_runs(self, campaign_id: str | None = None, *, planned_by: str | None = None,
-                  columns: Sequence[str] | None = None,
-                  read_only: bool = False) -> Iterator[dict[str, Any]]:
-        """The rows of :meth:`runs` one at a time, as SQLite reads them, in the same order;
-        with ``columns``, only those (the ones this store has; an older store may lack
-        some). A CSV export holds only the row in hand; a report keeps only what it reads.
-        ``read_only``: the caller promises not to modify the decoded values, so equal
-        short ones are one object."""
+    def _select(self, columns: Sequence[str] | None) -> str:
+        """The select list of ``columns`` (all when None); a column this store lacks (an
+        older one) reads as NULL."""
         if columns is None:
-            select = "*"
-        else:
-            present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
-            unknown = sorted(set(columns) - set(RUN_COLUMNS))
-            if unknown:
-                raise ValueError(f"not run columns: {', '.join(unknown)}")
-            select = ", ".join(c for c in columns if c in present)
-        q = f"SELECT {select} FROM runs"
+            return "*"
+        unknown = sorted(set(columns) - set(RUN_COLUMNS))
+        if unknown:
+            raise ValueError(f"not run columns: {', '.join(unknown)}")
+        present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
+        return ", ".join(c if c in present else f"NULL AS {c}" for c in columns)
+
+    def iter_runs(self, campaign_id: str | None = None, *, planned_by: str | None = None,
+                  columns: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+        """The rows of :meth:`runs` one at a time, as SQLite reads them, in the same order;
+        with ``columns``, only those. A CSV export holds only the row in hand."""
+        q = f"SELECT {self._select(columns)} FROM runs"
         args: tuple = ()
         if campaign_id:
             q += " WHERE campaign_id = ?"
@@ -611,24 +605,18 @@ class Store:
         elif planned_by:
             q += " WHERE run_id IN (SELECT run_id FROM campaign_runs WHERE campaign_id = ?)"
             args = (planned_by,)
-        decode = _SharedDecoder(read_only)
-        for r in self.conn.execute(q + " ORDER BY solver, puzzle_set, puzzle_index, seed_index",
-                                   args):
+        decode = _SharedDecoder()
+        for r in self.conn.execute(q + _RUN_ORDER, args):
             yield decode(dict(r))
 
     def read_only_runs(self, columns: Sequence[str]) -> list[RunView]:
         """Every run's ``columns`` (in :meth:`iter_runs` order) as read-only
         :class:`RunView` s over one column table, read from SQLite in chunks: what a
         report holds, about 0.17 KB a run of native.bitmask plus the text of a stochastic
-        run's trace (a bitmask run took 0.42 KB as a tuple, 1.5 KB as a dict); a column
-        this store lacks reads as None."""
-        unknown = sorted(set(columns) - set(RUN_COLUMNS))
-        if unknown:
-            raise ValueError(f"not run columns: {', '.join(unknown)}")
-        present = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
-        select = ", ".join(c if c in present else f"NULL AS {c}" for c in columns)
-        return read_table(self.conn, columns, f"SELECT {select} FROM runs ORDER BY solver, "
-                          "puzzle_set, puzzle_index, seed_index", (), frozenset(JSON_COLUMNS))
+        run's trace (a bitmask run took 0.42 KB as a tuple, 1.5 KB as a dict)."""
+        return read_table(self.conn, columns,
+                          f"SELECT {self._select(columns)} FROM runs{_RUN_ORDER}", (),
+                          frozenset(JSON_COLUMNS))
 
     def to_run(self, campaign_ids: Sequence[str], again: Collection[str] = ()) -> int:
         """How many distinct runs the campaigns plan that are not stored yet, or are stored

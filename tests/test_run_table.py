@@ -178,3 +178,9 @@ def test_an_ecdf_curve_keeps_every_step_below_the_cap_and_its_ends_above_it():
     assert len(xs) <= 101 and xs[0] == many[0] and xs[-1] == many[-1] and ys[-1] == 1.0
     exact = np.searchsorted(many, xs, side="right") / 10_000  # the true ECDF at each x
     assert np.array_equal(ys[:-1], exact[:-1]) and np.all(np.diff(ys) <= 1 / 99 + 1e-12)
+
+
+def test_every_json_column_of_the_store_has_a_shape():
+    from sudoku_compare.bench.store import JSON_COLUMNS
+
+    assert set(run_table.JSON_SHAPES) == set(JSON_COLUMNS)

@@ -4,9 +4,9 @@
 measures the harness, not the solver: planning, sending runs to the workers in chunks,
 verifying, storing. Each size runs as a campaign in a fresh Python process (so its peak
 memory is the driver's own, the high-water mark of that process's resident memory; the
-workers are children and are not counted) on 2 workers, into a fresh store. The puzzles are the shipped generated
-sets cycled to the size (a repeated puzzle is its own run), so the section needs no
-public file.
+workers are children and are not counted) on 2 workers, into a fresh store. The puzzles
+are the shipped generated sets cycled to the size (a repeated puzzle is its own run), so
+the section needs no public file.
 
 The last two campaigns hold the same puzzles with 1 and 5 seeds, so the driver's memory
 for 5x the runs shows what each run costs it. Reported per size: the campaign call's wall time and runs/s (start-up of the workers,
@@ -191,7 +191,7 @@ def run(quick: bool) -> list[PerfTable]:
         f"memory is that process's): {same[1]['runs']:,} runs against {same[0]['runs']:,}, "
         f"{same[1]['report']['peak_kb'] / same[0]['report']['peak_kb']:.2f}x the memory "
         f"and {same[1]['report']['wall'] / same[0]['report']['wall']:.2f}x the time (runs are "
-        f"read from SQLite in chunks into columns, about 0.17 KB a run held).",
+        f"read from SQLite in chunks into columns, not held as a row each).",
         "Every grid is verified by the independent checker in the worker that produced it.",
     ]
     return [table, call_table(quick)]
