@@ -11,14 +11,18 @@ puzzle on top95 and 11 on top1465, every digit placed at a branch counted).
 
 import json
 
+import numba
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudoku_compare import registry
 from sudoku_compare.bench.cli import main
 from sudoku_compare.bench.perf import batch
 from sudoku_compare.budget import Budget
 from sudoku_compare.native import bitmask
+from sudoku_compare.native import bitmask_kernel as kernel
 from sudoku_compare.problems.checker import is_solution
 from sudoku_compare.problems.formatting import format_line
 from sudoku_compare.problems.puzzle import Puzzle
@@ -140,6 +144,10 @@ def test_perf_batch_on_a_file_as_json(tmp_path, capsys):
     assert row["puzzles"] == 3 and row["verified"] == 3 and row["size"] == "9x9"
     assert row["puzzles/s"] > 0 and row["µs/puzzle"] > 0 and row["guesses/puzzle"] >= 0
     assert 0 <= row["% no guess"] <= 100
+    if row["guesses/puzzle"] > 0:
+        assert row["µs/guess"] == pytest.approx(row["µs/puzzle"] / row["guesses/puzzle"])
+    else:
+        assert row["µs/guess"] == "-"
     assert not (tmp_path / "reports").exists()
 
 
@@ -162,3 +170,32 @@ def test_perf_batch_counts_a_wrong_grid_as_unverified(monkeypatch):
     monkeypatch.setattr(bitmask.BitmaskSolver, "solve_batch", broken)
     result = batch.measure("mine", puzzles, repeats=1)
     assert result.verified == 3 and result.unsolved == 0
+
+
+def _gather(x: int, m: int) -> int:
+    """pext by its definition: the bits of x under m, packed low in m's order."""
+    positions = [i for i in range(64) if m >> i & 1]
+    return sum(((x >> p) & 1) << k for k, p in enumerate(positions))
+
+
+def _scatter(x: int, m: int) -> int:
+    """pdep by its definition: x's low bits laid on m's set bits, in order."""
+    positions = [i for i in range(64) if m >> i & 1]
+    return sum(((x >> k) & 1) << p for k, p in enumerate(positions))
+
+
+@numba.njit
+def _both(x, m):
+    return (kernel._pext(np.int64(x), np.int64(m)), kernel._pdep(np.int64(x), np.int64(m)),
+            kernel._pext_loop(np.int64(x), np.int64(m)), kernel._pdep_loop(np.int64(x), np.int64(m)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 27) - 1), st.integers(0, (1 << 27) - 1))
+def test_bit_gather_and_scatter_agree_with_their_definition(x, m):
+    """The kernel's pext/pdep (one BMI2 instruction where the CPU has it) and the portable
+    loops used elsewhere give the same bits as the definition, on 27-bit band words."""
+    want = (_gather(x, m), _scatter(x, m))
+    got = _both(x, m)
+    assert (got[0], got[1]) == want
+    assert (got[2], got[3]) == want
