@@ -62,6 +62,13 @@ as a mask before the pass (top1465 3% faster, hardest 5% slower), the root's wor
 from per-digit row/column/box masks without place9 (0.28 -> 0.58 µs for the givens on
 top95), the givens found as bits before placing them, and stores made unconditional
 instead of tested.
+Then naked singles count a band only when it changed since its last count, instead of whole
+passes over the three bands (a third of them found nothing: the pass that closes each run of
+naked singles), and the digit pass takes its digits as a mask: 6.68 / 7.61 / 4.44 -> 6.48 /
+7.43 / 4.32 (same measure; about 1.09 µs a guess on top1465, 0.97 on hardest). Measured
+and dropped: the refuted node's propagation starting from its one changed band (slower on
+all three), the stale bands taken in a fixed order with a test each, and the column strike
+made unconditional over the three bands.
 
 Propagation at every node repeats, until nothing changes:
 
@@ -518,18 +525,20 @@ def place9(node, d, b, bit):
 @numba.njit(cache=True, inline="always")
 def _place_single9(node, d, b, i):
     """Put digit d+1 on cell i of band b, a cell with no other candidate (so no other digit's
-    word to touch; the caller marks it placed); False when a peer placed just before took
-    the digit from it."""
+    word to touch; the caller marks it placed): the other bands whose word of the digit
+    changed, as band bits, or -1 when a peer placed just before took the digit from it."""
     x = node[3 * d + b]
-    bit = np.int64(1) << i
-    if not (x & bit):
-        return False
-    node[3 * d + b] = (x & ~BAND_PEERS[i]) | bit
+    if not (x >> i) & 1:
+        return -1
+    node[3 * d + b] = (x & ~BAND_PEERS[i]) | (np.int64(1) << i)
     col = COL27[i]
+    changed = 0
     for o in range(3):
         if o != b:
-            node[3 * d + o] &= ~col
-    return True
+            w = node[3 * d + o]
+            changed |= ((w & col) != 0) << o
+            node[3 * d + o] = w & ~col
+    return changed
 
 
 def _bmi2_target() -> bool:
@@ -708,20 +717,25 @@ def _hidden9(x, a, single_cols):
 def propagate9(node, locked, snap):
     """Singles (and locked candidates) to a fixpoint on a 9x9 node; False on a contradiction.
 
-    Naked singles run to their own fixpoint first (one cheap pass over the bands); then one
-    pass digit by digit does locked candidates (two table lookups, :func:`_lc_tables`,
+    Naked singles run to their own fixpoint first, band by band: a band is counted again
+    only when a word of it changed since its last count (``stale``), not in whole passes
+    over the three bands that end with one finding nothing. Then one pass over the digits
+    whose words changed does locked candidates (two table lookups, :func:`_lc_tables`,
     repeated until the digit's words stop changing) and hidden singles (rows and boxes by
     one more lookup, :func:`_alone_tables`; columns by once/twice counts over the three
     bands). ``snap`` (27 words) holds each digit's words as they were after it was last
     examined: both rules read one digit's words only, and locked candidates left them at
     their fixpoint, so a digit whose three words still equal ``snap`` has nothing new to
-    give and is skipped.
+    give. The digits to examine are taken as a mask when the pass starts (a digit changed
+    by the pass's own placements waits for the next pass, after the naked singles).
     The caller seeds ``snap`` with the parent node (a fixpoint), so after a guess only the
     digits the guess and its singles touched are examined again; -1 words examine all.
     """
+    stale = 7  # bands whose words changed since their naked singles were last counted
     while True:
-        progress = False
-        for b in range(3):
+        while stale:  # naked singles, band by band, until no band changed since its count
+            b = trailing_zeros(stale)
+            stale ^= 1 << b
             once = np.int64(0)
             twice = np.int64(0)
             odd = np.int64(0)  # the digit of a one-candidate cell, bit-sliced: d & 1 ...
@@ -742,25 +756,29 @@ def propagate9(node, locked, snap):
                 return False
             singles = open_ & once & ~twice
             if singles:
-                progress = True
                 node[27 + b] |= singles
                 top = node[24 + b]
+                stale |= 1 << b
                 while singles:
                     i = trailing_zeros(singles)
                     singles &= singles - 1
                     d = (((odd >> i) & 1) | (((half >> i) & 1) << 1) | (((high >> i) & 1) << 2)
                          | (((top >> i) & 1) << 3))
-                    if not _place_single9(node, d, b, i):
+                    struck = _place_single9(node, d, b, i)
+                    if struck < 0:
                         return False
-        if progress:
-            continue
+                    stale |= struck
+        progress = False
+        todo = 0
         for d in range(9):
+            todo |= (((node[3 * d] ^ snap[3 * d]) | (node[3 * d + 1] ^ snap[3 * d + 1])
+                      | (node[3 * d + 2] ^ snap[3 * d + 2])) != 0) << d
+        while todo:
+            d = trailing_zeros(todo)
+            todo &= todo - 1
             x0 = node[3 * d]
             x1 = node[3 * d + 1]
             x2 = node[3 * d + 2]
-            # one test for the three words: three tests, each taken or not at random, cost more
-            if ((x0 ^ snap[3 * d]) | (x1 ^ snap[3 * d + 1]) | (x2 ^ snap[3 * d + 2])) == 0:
-                continue
             if not locked:
                 p0, p1, p2 = _minirow_index(x0), _minirow_index(x1), _minirow_index(x2)
                 a0, a1, a2 = ALONE_RAW[p0], ALONE_RAW[p1], ALONE_RAW[p2]
@@ -795,6 +813,8 @@ def propagate9(node, locked, snap):
                     changed = True
                 a0, a1, a2 = ALONE_LC[p0], ALONE_LC[p1], ALONE_LC[p2]
                 if changed:
+                    stale |= ((node[3 * d] != x0) | ((node[3 * d + 1] != x1) << 1)
+                              | ((node[3 * d + 2] != x2) << 2))
                     node[3 * d] = x0
                     node[3 * d + 1] = x1
                     node[3 * d + 2] = x2
@@ -812,6 +832,7 @@ def propagate9(node, locked, snap):
             h2 = _hidden9(x2, a2, single_cols) & ~node[29]
             if h0 | h1 | h2:
                 progress = True
+                stale = 7
                 for b in range(3):
                     if b == 0:
                         hits = h0
