@@ -24,8 +24,9 @@ skips every digit whose three words have not changed since it was last examined,
 parent node serving as that record after a guess (a guess and its singles touch a few
 digits, not nine): -> 10.1-10.7 / 10.8-11.6 (three alternated runs, against 15.1-15.5 /
 16.2-17.5 before; about 1.6 µs a guess on top1465, 2.4 before). Tracking which bands
-changed, to skip naked-single work on the others, cost more than it saved (11.2 / 12.0:
-the band loop no longer unrolls), and forcing place9 inline changed nothing.
+changed, to skip naked-single work on the others, cost more than it saved then (11.2 /
+12.0: the band loop no longer unrolled; it pays now, below), and forcing place9 inline
+changed nothing.
 Then (point 2, cheaper guesses; perf batch, five alternated runs, top95 / top1465 /
 hardest): a naked single's digit comes from three bit-sliced words OR-ed in the counting
 pass (one more for digit 9), and it is placed without place9's strike from the other
