@@ -59,7 +59,8 @@ each on this machine type, portable loops elsewhere): 7.71 / 8.81 / 4.89 -> 6.76
 4.51 (about 1.13 µs a guess on top1465, 1.01 on hardest). Measured and dropped: locked
 candidates skipped while a digit's segment occupancy is one already seen stable (slower on
 all three: the test costs more than the table lookups it saves), the changed digits taken
-as a mask before the pass (top1465 3% faster, hardest 5% slower), the root's words built
+as a mask before the pass (then top1465 3% faster, hardest 5% slower; it pays with the band
+mask below), the root's words built
 from per-digit row/column/box masks without place9 (0.28 -> 0.58 µs for the givens on
 top95), the givens found as bits before placing them, and stores made unconditional
 instead of tested.
@@ -705,6 +706,7 @@ def _minirow_index(x):
 @numba.njit(cache=True, inline="always")
 def _hidden9(x, a, single_cols):
     """Hidden singles of one digit in one band word: alone in a row or box (``a``) or column."""
+    # cells per segment (0..3 in its low two bits), then the one-cell segments
     t = (x & MINIROWS) + ((x >> 1) & MINIROWS) + ((x >> 2) & MINIROWS)
     hits = x & a & ((t & ~(t >> 1) & MINIROWS) * 7)
     r0 = x & ROWS9
@@ -831,6 +833,8 @@ def propagate9(node, locked, snap):
             h0 = _hidden9(x0, a0, single_cols) & ~node[27]
             h1 = _hidden9(x1, a1, single_cols) & ~node[28]
             h2 = _hidden9(x2, a2, single_cols) & ~node[29]
+            # all three bands' hits come from the words before any is placed: a placement
+            # that takes a later hit's cell leaves its unit empty, which place9 reports
             if h0 | h1 | h2:
                 progress = True
                 stale = 7
