@@ -51,7 +51,7 @@ def _scratch(box: int, bands: bool) -> tuple[np.ndarray, ...]:
     """One set of search scratch per size, reused by every :func:`solve_grid` call."""
     if bands:
         return (np.zeros((82, kernel.NODE9), np.int64), np.zeros((82, 3), np.int64),
-                np.zeros(27, np.int64))
+                np.zeros(kernel.SNAP9, np.int64))
     side = box * box
     n = side * side
     return (np.zeros((n + 1, n), np.int32), np.zeros(2 * n + 1, np.int64),

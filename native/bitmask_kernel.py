@@ -518,9 +518,10 @@ def place9(node, d, b, bit):
         node[3 * e + b] &= ~bit
     node[3 * d + b] = (node[3 * d + b] & ~BAND_PEERS[i]) | bit
     col = COL27[i]
-    for o in range(3):
-        if o != b:
-            node[3 * d + o] &= ~col
+    o1 = b + 1 - 3 * (b == 2)  # the two other bands, without a test on b
+    o2 = b + 2 - 3 * (b >= 1)
+    node[3 * d + o1] &= ~col
+    node[3 * d + o2] &= ~col
     return True
 
 
@@ -739,21 +740,30 @@ def propagate9(node, locked, snap):
         while stale:  # naked singles, band by band, until no band changed since its count
             b = trailing_zeros(stale)
             stale ^= 1 << b
-            once = np.int64(0)
-            twice = np.int64(0)
-            odd = np.int64(0)  # the digit of a one-candidate cell, bit-sliced: d & 1 ...
-            half = np.int64(0)  # ... d & 2
-            high = np.int64(0)  # ... d & 4 (d 8 alone has d & 8)
-            for d in range(9):
-                x = node[3 * d + b]
-                twice |= once & x
-                once |= x
-                if d & 1:
-                    odd |= x
-                if d & 2:
-                    half |= x
-                if d & 4:
-                    high |= x
+            x0 = node[b]
+            x1 = node[3 + b]
+            x2 = node[6 + b]
+            x3 = node[9 + b]
+            x4 = node[12 + b]
+            x5 = node[15 + b]
+            x6 = node[18 + b]
+            x7 = node[21 + b]
+            x8 = node[24 + b]
+            # cells seen once and twice or more, as a tree of pairs (a short dependency chain)
+            o01 = x0 | x1
+            o23 = x2 | x3
+            o45 = x4 | x5
+            o67 = x6 | x7
+            o03 = o01 | o23
+            o47 = o45 | o67
+            o07 = o03 | o47
+            t03 = (x0 & x1) | (x2 & x3) | (o01 & o23)
+            t47 = (x4 & x5) | (x6 & x7) | (o45 & o67)
+            once = o07 | x8
+            twice = t03 | t47 | (o03 & o47) | (o07 & x8)
+            odd = x1 | x3 | x5 | x7  # the digit of a one-candidate cell, bit-sliced: d & 1 ...
+            half = x2 | x3 | x6 | x7  # ... d & 2
+            high = x4 | x5 | x6 | x7  # ... d & 4 (d 8 alone has d & 8)
             open_ = BAND & ~node[27 + b]
             if open_ & ~once:
                 return False
@@ -791,26 +801,23 @@ def propagate9(node, locked, snap):
                 changed = False
                 while True:
                     p0, p1, p2 = _minirow_index(x0), _minirow_index(x1), _minirow_index(x2)
-                    y0 = x0 & LC_ROW[p0]
-                    y1 = x1 & LC_ROW[p1]
-                    y2 = x2 & LC_ROW[p2]
-                    if y0 == 0 or y1 == 0 or y2 == 0:
-                        return False
-                    f = np.int64(_fold(y0) | (_fold(y1) << 9) | (_fold(y2) << 18))
+                    # rows and columns from the same words, so that neither waits for the
+                    # other; the loop ends when a round takes nothing (the fixpoint is the same)
+                    r0 = LC_ROW[p0]
+                    r1 = LC_ROW[p1]
+                    r2 = LC_ROW[p2]
+                    f = np.int64(_fold(x0) | (_fold(x1) << 9) | (_fold(x2) << 18))
                     q0 = LC_COL[_pext(f, STACK27)]
                     q1 = LC_COL[_pext(f, STACK27 << 3)]
                     q2 = LC_COL[_pext(f, STACK27 << 6)]
-                    if q0 == 0 or q1 == 0 or q2 == 0:
+                    if r0 == 0 or r1 == 0 or r2 == 0 or q0 == 0 or q1 == 0 or q2 == 0:
                         return False
                     k = (_pdep(np.int64(q0), STACK27) | _pdep(np.int64(q1), STACK27 << 3)
                          | _pdep(np.int64(q2), STACK27 << 6))
-                    z0 = y0 & _spread(k & ROWS9)
-                    z1 = y1 & _spread((k >> 9) & ROWS9)
-                    z2 = y2 & _spread(k >> 18)
-                    if z0 == y0 and z1 == y1 and z2 == y2:
-                        # columns took nothing after rows: a fixpoint of both
-                        changed |= y0 != x0 or y1 != x1 or y2 != x2
-                        x0, x1, x2 = y0, y1, y2
+                    z0 = x0 & r0 & _spread(k & ROWS9)
+                    z1 = x1 & r1 & _spread((k >> 9) & ROWS9)
+                    z2 = x2 & r2 & _spread(k >> 18)
+                    if z0 == x0 and z1 == x1 and z2 == x2:
                         break
                     x0, x1, x2 = z0, z1, z2
                     changed = True
@@ -923,27 +930,96 @@ def _open_peers9(node, b, i):
     return n
 
 
+#: flag of a ``ROWBOX`` entry whose segments put two givens of a digit in one row or box
+CLASH = 1 << 27
+#: per cell: its bit in its band's word
+CELL_BIT = np.array([1 << (c % 27) for c in range(81)], np.int64)
+#: root9's scratch: 27 digit-band words, then spare slots that empty cells write to
+ROOT_SLOTS = 38
+#: ``snap``'s length: 27 words for propagate9, the whole of it for root9 before that
+SNAP9 = ROOT_SLOTS
+
+
+def _rowbox_table():
+    """The rows and boxes (27-cell mask) that one digit's givens in a band strike, per
+    segment occupancy (``LC_ROW``'s index), with ``CLASH`` where two segments share a row
+    or a box: building the root is then one lookup per digit and band, not one
+    :func:`place9` per given."""
+    out = np.zeros(512, np.int64)
+    for p in range(512):
+        segments = [(k, j) for k in range(3) for j in range(3) if (p >> (3 * k + j)) & 1]
+        m = 0
+        for k, j in segments:
+            m |= int(ROW27[k]) | int(BOX27[j])
+        rows = [k for k, _ in segments]
+        boxes = [j for _, j in segments]
+        if len(set(rows)) < len(rows) or len(set(boxes)) < len(boxes):
+            m |= CLASH
+        out[p] = m
+    return out
+
+
+ROWBOX = _rowbox_table()
+
+
+@numba.njit(cache=True, _nrt=False)
+def root9(givens, node, slots):
+    """The root node of a 9x9 puzzle from its givens; False when two givens of a digit share
+    a unit. ``slots`` is (ROOT_SLOTS,) scratch.
+
+    The givens are gathered as bits, one word per digit and band, by a loop with no test
+    (an empty cell writes to one of eight spare slots, so that empty cells do not all chain
+    through one store); each digit's words then lose its givens' rows, boxes and columns and
+    the other digits' givens. The result is the node one :func:`place9` per given builds,
+    for about 0.15 us less a puzzle (top1465).
+    """
+    for w in range(ROOT_SLOTS):
+        slots[w] = 0
+    for c in range(81):
+        v = givens[c]
+        empty = np.int64(v == 0)
+        slot = (1 - empty) * (3 * v - 3 + c // 27) + empty * (30 + (c & 7))
+        slots[slot] |= CELL_BIT[c]
+    placed0 = np.int64(0)
+    placed1 = np.int64(0)
+    placed2 = np.int64(0)
+    for d in range(9):
+        placed0 |= slots[3 * d]
+        placed1 |= slots[3 * d + 1]
+        placed2 |= slots[3 * d + 2]
+    node[27] = placed0
+    node[28] = placed1
+    node[29] = placed2
+    clash = np.int64(0)
+    for d in range(9):
+        g0 = slots[3 * d]
+        g1 = slots[3 * d + 1]
+        g2 = slots[3 * d + 2]
+        q0, q1, q2 = _minirow_index(g0), _minirow_index(g1), _minirow_index(g2)
+        e0, e1, e2 = ROWBOX[q0], ROWBOX[q1], ROWBOX[q2]
+        cols = _spread(_fold(g0) | _fold(g1) | _fold(g2))
+        n = _ctpop(g0) + _ctpop(g1) + _ctpop(g2)
+        clash |= (e0 | e1 | e2) & CLASH  # two segments in one row or box
+        clash |= (_ctpop(q0) + _ctpop(q1) + _ctpop(q2)) ^ n  # two givens in one segment
+        clash |= _ctpop(cols & ROWS9) ^ n  # two givens in one column
+        node[3 * d] = (BAND & ~placed0 & ~e0 & ~cols) | g0
+        node[3 * d + 1] = (BAND & ~placed1 & ~e1 & ~cols) | g1
+        node[3 * d + 2] = (BAND & ~placed2 & ~e2 & ~cols) | g2
+    return clash == 0
+
+
 @numba.njit(cache=True, _nrt=False)
 def solve_one9(givens, out, stack, branch, snap, locked, max_guesses, deadline):
     """Solve one 9x9 puzzle on band bitboards; writes ``out``; returns (status, guesses).
 
-    ``stack`` is (82, NODE9) int64, ``branch`` (82, 3) int64, ``snap`` (27,) int64 (see
-    :func:`propagate9`): the caller's scratch.
+    ``stack`` is (82, NODE9) int64, ``branch`` (82, 3) int64, ``snap`` (SNAP9,) int64 (see
+    :func:`propagate9`; :func:`root9` uses it first): the caller's scratch.
     """
     for c in range(81):
         out[c] = givens[c]
     root = stack[0]
-    for w in range(27):
-        root[w] = BAND
-    for w in range(27, NODE9):
-        root[w] = 0
-    for c in range(81):
-        v = givens[c]
-        if v != 0:
-            r = c // 9
-            bit = np.int64(1) << (9 * (r % 3) + c % 9)
-            if not place9(root, v - 1, r // 3, bit):
-                return UNSOLVABLE, 0
+    if not root9(givens, root, snap):
+        return UNSOLVABLE, 0
     for w in range(27):
         snap[w] = -1
     if not propagate9(root, locked, snap):
@@ -1001,7 +1077,7 @@ def solve_many9(givens, locked, max_guesses, deadline):
     guesses = np.zeros(n, dtype=np.int64)
     stack = np.zeros((82, NODE9), dtype=np.int64)
     branch = np.zeros((82, 3), dtype=np.int64)
-    snap = np.zeros(27, dtype=np.int64)
+    snap = np.zeros(SNAP9, dtype=np.int64)
     for i in range(n):
         s, g = solve_one9(givens[i], grids[i], stack, branch, snap, locked, max_guesses, deadline)
         statuses[i] = s

@@ -199,3 +199,33 @@ def test_bit_gather_and_scatter_agree_with_their_definition(x, m):
     got = _both(x, m)
     assert (got[0], got[1]) == want
     assert (got[2], got[3]) == want
+
+
+def _root_by_placements(givens: np.ndarray) -> tuple[bool, np.ndarray]:
+    """The root node as one place9 per given builds it: the definition root9 must meet."""
+    node = np.zeros(kernel.NODE9, np.int64)
+    node[:27] = kernel.BAND
+    for c in range(81):
+        v = int(givens[c])
+        if v:
+            bit = np.int64(1) << (9 * ((c // 9) % 3) + c % 9)
+            if not kernel.place9(node, v - 1, c // 27, bit):
+                return False, node
+    return True, node
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=81, max_size=81),
+       st.floats(0.0, 1.0))
+def test_root_from_givens_equals_one_placement_per_given(cells, keep):
+    """root9 builds the root from bit masks with no test per cell; it must give the node
+    place9 gives given by given, and refuse exactly the givens where a digit repeats in a
+    unit (random grids mostly clash; thinning them makes consistent ones too)."""
+    givens = np.array(cells, np.int64)
+    givens[np.arange(81) / 81 >= keep] = 0
+    want_ok, want = _root_by_placements(givens)
+    node = np.zeros(kernel.NODE9, np.int64)
+    ok = kernel.root9(givens, node, np.zeros(kernel.ROOT_SLOTS, np.int64))
+    assert ok == want_ok
+    if ok:
+        assert (node == want).all()
