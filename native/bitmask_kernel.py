@@ -103,7 +103,7 @@ from numba import types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
 
-from ._jit_clock import now
+from ._jit_clock import NO_DEADLINE, now
 
 try:  # LLVM's cttz: one instruction; it lives in a numba module that is not public API
     from numba.cpython.unsafe.numbers import trailing_zeros
@@ -178,9 +178,15 @@ def _strike(node, c, mask, cell_units, dirty, queue, tail):
 
 @numba.njit(cache=True, inline="always")
 def _out_of_budget(guesses, max_guesses, deadline):
-    """A guess past ``max_guesses``, or past the deadline; the clock is read once every
-    ``CLOCK_EVERY`` guesses so a guess costs no clock read."""
-    return guesses > max_guesses or (guesses % CLOCK_EVERY == 1 and now() > deadline)
+    """A guess past ``max_guesses``, or past the deadline.
+
+    The clock is read at the first guess (a deadline already past stops the search there)
+    and once every ``CLOCK_EVERY`` guesses after, and never without a deadline: a read goes
+    through objmode and costs about 0.85 us, which was 12% of a batch (top1465: 7.1 ->
+    6.2 us a puzzle), where no deadline is set and nearly every puzzle guesses once.
+    """
+    return guesses > max_guesses or (guesses % CLOCK_EVERY == 1 and deadline < NO_DEADLINE
+                                      and now() > deadline)
 
 
 @numba.njit(cache=True, inline="always")
