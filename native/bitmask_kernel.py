@@ -71,6 +71,20 @@ naked singles), and the digit pass takes its digits as a mask: 6.68 / 7.61 / 4.4
 and dropped: the refuted node's propagation starting from its one changed band (slower on
 all three), the stale bands taken in a fixed order with a test each, and the column strike
 made unconditional over the three bands.
+Then (session of 2026-12-07, afternoon; same measure and same grids and guesses): the
+root is built from the givens' bit masks (:func:`root9`) instead of one :func:`place9` per
+given; the naked-single count ORs its nine words as a tree of pairs, and locked candidates
+take rows and columns from the same words, so that the branches that follow them wait on
+shorter dependency chains; place9 strikes the two other bands without a test on the band:
+6.48 / 7.43 / 4.32 -> 6.16-6.29 / 7.07-7.11 / 4.18-4.21. Then the clock: the search read
+it at the first guess of every puzzle even without a deadline, through objmode, about
+0.85 us a read: -> 5.47-5.76 / 6.22-6.28 / 3.59-3.62 (0.91 us a guess on top1465, 0.81 on
+hardest). Measured and dropped: the bands marked stale precisely after a hidden single and
+at the start of a call (slower on all three, 3-5%, for 12% fewer band counts), a mask of
+the changed digits kept up to date instead of ``snap`` (7% slower for the same digit
+examinations and fewer instructions), a tree count in branch9, int32 tables, the solved
+grid read off bit-sliced digits with no loop test, and one test for the end of locked
+candidates' rounds (each within noise or slower).
 
 Propagation at every node repeats, until nothing changes:
 
