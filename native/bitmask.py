@@ -98,6 +98,12 @@ def solve_batch(puzzles: Sequence[Puzzle] | np.ndarray, max_guesses: int = 2**62
         box = box_for_cells(givens.shape[1])
         if box is None:
             raise InputError(f"{givens.shape[1]} cells is not n**4 for a box size n in 2..5")
+        side = box * box
+        if givens.size and (givens.min() < 0 or givens.max() > side):
+            # the kernels index their words by digit and do not check (a wrong value would
+            # write outside the node), so a bad array stops here, as a bad Puzzle does earlier
+            raise InputError(f"givens must be 0 (empty) or digits 1..{side}, got values "
+                             f"{int(givens.min())}..{int(givens.max())}")
     else:
         if not puzzles:
             return (np.zeros((0, 0), np.int64),) * 3  # type: ignore[return-value]

@@ -24,6 +24,7 @@ from sudoku_compare.budget import Budget
 from sudoku_compare.native import bitmask
 from sudoku_compare.native import bitmask_kernel as kernel
 from sudoku_compare.problems.checker import is_solution
+from sudoku_compare.problems.errors import InputError
 from sudoku_compare.problems.formatting import format_line
 from sudoku_compare.problems.puzzle import Puzzle
 from sudoku_compare.problems.sets import load_set
@@ -229,3 +230,13 @@ def test_root_from_givens_equals_one_placement_per_given(cells, keep):
     assert ok == want_ok
     if ok:
         assert (node == want).all()
+
+
+@pytest.mark.parametrize("bad", [10, -1])
+def test_batch_refuses_givens_out_of_range(bad):
+    """An array of givens is not a Puzzle, so nothing checked its values: a digit past the
+    side would index past the node in the kernel, and must be refused first."""
+    givens = np.zeros((2, 81), np.int64)
+    givens[1, 40] = bad
+    with pytest.raises(InputError, match="digits 1..9"):
+        bitmask.solve_batch(givens)
