@@ -760,30 +760,30 @@ def propagate9(node, locked, snap):
         while stale:  # naked singles, band by band, until no band changed since its count
             b = trailing_zeros(stale)
             stale ^= 1 << b
-            x0 = node[b]
-            x1 = node[3 + b]
-            x2 = node[6 + b]
-            x3 = node[9 + b]
-            x4 = node[12 + b]
-            x5 = node[15 + b]
-            x6 = node[18 + b]
-            x7 = node[21 + b]
-            x8 = node[24 + b]
+            w0 = node[b]
+            w1 = node[3 + b]
+            w2 = node[6 + b]
+            w3 = node[9 + b]
+            w4 = node[12 + b]
+            w5 = node[15 + b]
+            w6 = node[18 + b]
+            w7 = node[21 + b]
+            w8 = node[24 + b]
             # cells seen once and twice or more, as a tree of pairs (a short dependency chain)
-            o01 = x0 | x1
-            o23 = x2 | x3
-            o45 = x4 | x5
-            o67 = x6 | x7
+            o01 = w0 | w1
+            o23 = w2 | w3
+            o45 = w4 | w5
+            o67 = w6 | w7
             o03 = o01 | o23
             o47 = o45 | o67
             o07 = o03 | o47
-            t03 = (x0 & x1) | (x2 & x3) | (o01 & o23)
-            t47 = (x4 & x5) | (x6 & x7) | (o45 & o67)
-            once = o07 | x8
-            twice = t03 | t47 | (o03 & o47) | (o07 & x8)
-            odd = x1 | x3 | x5 | x7  # the digit of a one-candidate cell, bit-sliced: d & 1 ...
-            half = x2 | x3 | x6 | x7  # ... d & 2
-            high = x4 | x5 | x6 | x7  # ... d & 4 (d 8 alone has d & 8)
+            t03 = (w0 & w1) | (w2 & w3) | (o01 & o23)
+            t47 = (w4 & w5) | (w6 & w7) | (o45 & o67)
+            once = o07 | w8
+            twice = t03 | t47 | (o03 & o47) | (o07 & w8)
+            odd = w1 | w3 | w5 | w7  # the digit of a one-candidate cell, bit-sliced: d & 1 ...
+            half = w2 | w3 | w6 | w7  # ... d & 2
+            high = w4 | w5 | w6 | w7  # ... d & 4 (d 8 alone has d & 8)
             open_ = BAND & ~node[27 + b]
             if open_ & ~once:
                 return False
@@ -841,6 +841,7 @@ def propagate9(node, locked, snap):
                         break
                     x0, x1, x2 = z0, z1, z2
                     changed = True
+                # p0..p2 index the final words: the last round took nothing
                 a0, a1, a2 = ALONE_LC[p0], ALONE_LC[p1], ALONE_LC[p2]
                 if changed:
                     stale |= ((node[3 * d] != x0) | ((node[3 * d + 1] != x1) << 1)
