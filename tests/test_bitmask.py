@@ -157,6 +157,19 @@ def test_perf_puzzles_with_a_section_of_its_own_puzzles_is_bad_input(tmp_path):
                  "--out", str(tmp_path / "p.md")]) == 2
 
 
+@pytest.mark.parametrize("text", ["", "123\n", "11" + "." * 79 + "\n"])
+def test_perf_batch_on_a_bad_file_is_one_line_and_nothing_else(tmp_path, capsys, text):
+    """A file that is no puzzle set is refused before anything is printed: one line on
+    stderr naming the file, exit 2, and no report written."""
+    f = tmp_path / "bad.txt"
+    f.write_text(text)
+    assert main(["perf", "--section", "batch", "--puzzles", str(f)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and "bad.txt" in err
+    assert not (tmp_path / "reports").exists()
+
+
 def test_perf_batch_counts_a_wrong_grid_as_unverified(monkeypatch):
     """The row's verified count comes from the checker, not from the kernel's status."""
     puzzles = [_holes(3, 0.6, s) for s in range(4)]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sudoku_compare.bench import perf
 from sudoku_compare.problems.errors import InputError
+from sudoku_compare.problems.sets import resolve_puzzles
 
 from .outputs import checked_file, writing
 
@@ -89,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
                              "--puzzles goes with: "
                              + ", ".join(n for n, m in found.items() if _takes_puzzles(m)))
     checked_file(args.out, "--out")
+    if puzzles is not None:
+        resolve_puzzles(puzzles)  # a bad file is its one line on stderr, before any output
     stamp = (f"- date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}\n"
              f"- machine: {_machine()}, python {platform.python_version()}\n"
              f"- command: `sudoku-compare {' '.join(sys.argv[1:])}`\n")
